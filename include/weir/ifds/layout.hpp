@@ -1,0 +1,75 @@
+#pragma once
+/// \file weir/ifds/layout.hpp
+/// The solver's view of a `problem`: dense ids, per-procedure fact sets, and
+/// flat CSR tables over (edge, fact), all as u32 arrays that upload as they are.
+///
+/// Path edges. A path edge <s_p, c> -> <n, d> of procedure p is stored as one
+/// bit in node n's block of the path-edge bitset: the block is F_p x F_p bits
+/// (F_p = |fact set of p|), bit index `c * F_p + d` from bit `32 * pe_word[n]`,
+/// with c and d *local* fact indices of p. Local index 0 is always the zero fact.
+///
+/// Rows. A (node n, local fact d) pair is row `row_base[n] + d`.
+
+#include <cstdint>
+#include <vector>
+
+#include <weir/ifds/problem.hpp>
+
+namespace weir::ifds {
+
+/// Node roles (bit flags in `layout::node_kind`).
+enum node_kind_bits : std::uint32_t { kind_call_site = 1, kind_exit = 2, kind_start = 4 };
+
+/// The flat solver layout of a problem (see the file comment for encodings).
+struct layout {
+    std::uint32_t num_nodes = 0;
+    std::uint32_t num_procs = 0;
+    std::uint32_t num_facts = 0;   ///< global facts including zero
+    std::uint32_t num_rows = 0;    ///< Σ_n F_proc(n)
+    std::uint32_t pe_words = 0;    ///< u32 words of the path-edge bitset
+
+    // per procedure
+    std::vector<std::uint32_t> proc_start, proc_exit;
+    std::vector<std::uint32_t> proc_fact_off;  ///< size num_procs+1, into proc_facts
+    std::vector<std::uint32_t> proc_facts;     ///< global fact id of each local fact (local 0 = fact 0)
+
+    // per node
+    std::vector<std::uint32_t> node_proc;
+    std::vector<std::uint32_t> node_kind;      ///< node_kind_bits
+    std::vector<std::uint32_t> node_fact_count;///< F_p of the node's procedure (copy, for kernels)
+    std::vector<std::uint32_t> row_base;       ///< size num_nodes+1
+    std::vector<std::uint32_t> pe_word;        ///< size num_nodes+1: first word of the node's block
+    std::vector<std::uint32_t> node_retsite;   ///< return site of a call site, else ~0u
+
+    // intraprocedural edges (flow and call-to-return), by source row:
+    // targets (node, local fact)
+    std::vector<std::uint32_t> intra_off;      ///< size num_rows+1
+    std::vector<std::uint32_t> intra_node, intra_fact;
+
+    // call edges, one per (site, callee), in problem.calls order
+    std::vector<std::uint32_t> ce_site, ce_callee, ce_retsite;
+    // call relation by caller row (site, d): entries (call edge, local fact in callee)
+    std::vector<std::uint32_t> call_off;       ///< size num_rows+1
+    std::vector<std::uint32_t> call_ce, call_fact;
+    // return relation per call edge, keyed by ret_row[ce] + d (d local in callee):
+    // local facts in the caller
+    std::vector<std::uint32_t> ret_row;        ///< size ce+1
+    std::vector<std::uint32_t> ret_off, ret_fact;
+    // reverse call relation per call edge, keyed by rcall_row[ce] + d3 (d3 local in callee):
+    // caller-local facts d with callflow(d) ∋ d3
+    std::vector<std::uint32_t> rcall_row;      ///< size ce+1
+    std::vector<std::uint32_t> rcall_off, rcall_fact;
+    // call edges into each procedure
+    std::vector<std::uint32_t> callers_off;    ///< size num_procs+1
+    std::vector<std::uint32_t> callers_ce;
+
+    // seeds as (start node, local fact); duplicates removed
+    std::vector<std::uint32_t> seed_node, seed_fact;
+
+    /// F_p of procedure p.
+    std::uint32_t fact_count(std::uint32_t p) const { return proc_fact_off[p + 1] - proc_fact_off[p]; }
+    /// Global fact id of local fact d of procedure p.
+    fact_id global_fact(std::uint32_t p, std::uint32_t d) const { return proc_facts[proc_fact_off[p] + d]; }
+};
+
+} // namespace weir::ifds

@@ -1,0 +1,98 @@
+#pragma once
+/// \file weir/ifds/problem.hpp
+/// The IFDS problem model (spec: ifds-format.md): procedures, nodes, call
+/// sites, facts, flow functions on every edge, and seeds, as written by a
+/// frontend or read from a `.ifds` file. Names index dense ids; the solver's
+/// layout (`weir::ifds::layout`) is derived from it.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace weir::ifds {
+
+/// Dense node id, in declaration order.
+using node_id = std::uint32_t;
+/// Dense procedure id, in declaration order.
+using proc_id = std::uint32_t;
+/// Dense fact id: 0 is the zero fact (Λ); declared facts are 1..N in order.
+using fact_id = std::uint32_t;
+
+/// The zero fact.
+inline constexpr fact_id zero_fact = 0;
+
+/// A distributive flow function as written: the union of `0 → 0`, the
+/// identity minus `kill` (when `identity`), `0 → gen`, and explicit `pairs`.
+struct flow_function {
+    bool identity = false;
+    std::vector<fact_id> kill;
+    std::vector<fact_id> gen;
+    std::vector<std::pair<fact_id, fact_id>> pairs;  ///< `a>b`; a may be 0 (same as gen)
+
+    /// The identity function (what a missing `callflow/retflow/ctrflow` means).
+    static flow_function id() {
+        flow_function f;
+        f.identity = true;
+        return f;
+    }
+    bool operator==(const flow_function&) const = default;
+};
+
+/// A procedure with its unique start and exit nodes.
+struct procedure {
+    std::string name;
+    node_id start = 0;
+    node_id exit = 0;
+};
+
+/// A node and the procedure it belongs to.
+struct node {
+    std::string name;
+    proc_id proc = 0;
+};
+
+/// An intraprocedural edge.
+struct flow_edge {
+    node_id from = 0;
+    node_id to = 0;
+    flow_function ff;
+};
+
+/// One (site, callee) pair of a call; an indirect call has one per target.
+struct call_edge {
+    node_id site = 0;
+    proc_id callee = 0;
+    node_id retsite = 0;
+    flow_function callflow = flow_function::id();  ///< site → start(callee)
+    flow_function retflow = flow_function::id();   ///< exit(callee) → retsite
+};
+
+/// A seed: fact `fact` holds at the start node `node`.
+struct seed {
+    node_id node = 0;
+    fact_id fact = 0;
+    bool operator==(const seed&) const = default;
+};
+
+/// A whole IFDS problem. Invariants (checked by the loader and by
+/// `problem_builder::finish`): see the spec's well-formedness rules.
+struct problem {
+    std::vector<std::string> facts;      ///< declared facts; fact id i+1 is facts[i]
+    std::vector<procedure> procs;
+    std::vector<node> nodes;             ///< declaration order
+    std::vector<flow_edge> flows;
+    std::vector<call_edge> calls;
+    /// Call-to-return flow per call site; a site without an entry uses `id`.
+    std::unordered_map<node_id, flow_function> ctrflows;
+    std::vector<seed> seeds;
+
+    /// Number of facts including the zero fact.
+    std::uint32_t fact_count() const { return static_cast<std::uint32_t>(facts.size()) + 1; }
+    /// Name of a fact (`"0"` for the zero fact).
+    std::string fact_name(fact_id f) const { return f == 0 ? std::string("0") : facts[f - 1]; }
+};
+
+} // namespace weir::ifds
