@@ -46,12 +46,16 @@ struct procedure {
     std::string name;
     node_id start = 0;
     node_id exit = 0;
+    /// Member-wise equality.
+    bool operator==(const procedure&) const = default;
 };
 
 /// A node and the procedure it belongs to.
 struct node {
     std::string name;
     proc_id proc = 0;
+    /// Member-wise equality.
+    bool operator==(const node&) const = default;
 };
 
 /// An intraprocedural edge.
@@ -59,6 +63,8 @@ struct flow_edge {
     node_id from = 0;
     node_id to = 0;
     flow_function ff;
+    /// Member-wise equality.
+    bool operator==(const flow_edge&) const = default;
 };
 
 /// One (site, callee) pair of a call; an indirect call has one per target.
@@ -68,6 +74,8 @@ struct call_edge {
     node_id retsite = 0;
     flow_function callflow = flow_function::id();  ///< site → start(callee)
     flow_function retflow = flow_function::id();   ///< exit(callee) → retsite
+    /// Member-wise equality.
+    bool operator==(const call_edge&) const = default;
 };
 
 /// A seed: fact `fact` holds at the start node `node`.
@@ -93,6 +101,9 @@ struct problem {
     std::uint32_t fact_count() const { return static_cast<std::uint32_t>(facts.size()) + 1; }
     /// Name of a fact (`"0"` for the zero fact).
     std::string fact_name(fact_id f) const { return f == 0 ? std::string("0") : facts[f - 1]; }
+    /// Member-wise equality (flow functions compare as written, so compare
+    /// canonical forms: the loader and `problem_builder` sort their lists).
+    bool operator==(const problem&) const = default;
 };
 
 } // namespace weir::ifds

@@ -1,0 +1,241 @@
+#pragma once
+/// \file vyre/backend/detail/host_memory.hpp
+/// Parts shared by the host backends: the checked resident-handle table, the
+/// compiled-program cache, the byte counters, and binding host inputs to a
+/// program per the spec's dispatch ABI.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <vyre/backend/config.hpp>
+#include <vyre/backend/detail/interpreter.hpp>
+#include <vyre/core/result.hpp>
+#include <vyre/ir/hash.hpp>
+#include <vyre/ir/validate.hpp>
+
+namespace vyre::detail {
+
+/// A resident handle of a host backend: the owning instance, a slot and the
+/// slot's generation (so a handle used after `free` is detected).
+struct host_resource {
+    std::uint64_t owner = 0;
+    std::uint32_t slot = 0;
+    std::uint32_t generation = 0;
+    bool operator==(const host_resource&) const = default;
+};
+
+inline std::uint64_t next_instance_id() {
+    static std::atomic<std::uint64_t> n{1};
+    return n.fetch_add(1);
+}
+
+/// Byte and call counters, readable as a `metric_snapshot`.
+struct host_metrics {
+    std::atomic<std::uint64_t> dispatches{0}, resident_dispatches{0}, bytes_uploaded{0}, bytes_downloaded{0},
+        upload_calls{0}, download_calls{0}, allocations{0}, frees{0}, live_bytes{0}, sequences{0};
+    metric_snapshot snapshot() const {
+        return {{"dispatches", dispatches},       {"resident_dispatches", resident_dispatches},
+                {"bytes_uploaded", bytes_uploaded}, {"bytes_downloaded", bytes_downloaded},
+                {"upload_calls", upload_calls},   {"download_calls", download_calls},
+                {"allocations", allocations},     {"frees", frees},
+                {"live_bytes", live_bytes},       {"sequences", sequences}};
+    }
+};
+
+/// The table of live allocations of one host backend instance. Thread-safe.
+class host_memory {
+public:
+    host_memory() : owner_(next_instance_id()) {}
+
+    /// Allocates exactly `n` zeroed bytes.
+    result<host_resource> allocate(std::uint64_t n) {
+        std::lock_guard lk(mu_);
+        std::uint32_t slot;
+        if (!free_slots_.empty()) {
+            slot = free_slots_.back();
+            free_slots_.pop_back();
+        } else {
+            slot = static_cast<std::uint32_t>(slots_.size());
+            slots_.emplace_back();
+        }
+        auto& s = slots_[slot];
+        try {
+            s.data = std::make_shared<std::vector<std::uint8_t>>(n, 0);
+        } catch (const std::bad_alloc&) {
+            free_slots_.push_back(slot);
+            return fail(error_code::out_of_memory, "allocate: " + std::to_string(n) + " bytes of host memory not available",
+                        "free resources or allocate less");
+        }
+        s.live = true;
+        metrics.allocations++;
+        metrics.live_bytes += n;
+        return host_resource{owner_, slot, s.generation};
+    }
+
+    /// Frees `r`; a foreign or already freed handle is an error.
+    result<void> free(const host_resource& r) {
+        std::lock_guard lk(mu_);
+        auto c = check_locked(r, "free");
+        if (!c) return make_unexpected(c.error());
+        auto& s = slots_[r.slot];
+        metrics.live_bytes -= s.data->size();
+        s.data.reset();
+        s.live = false;
+        s.generation++;
+        free_slots_.push_back(r.slot);
+        metrics.frees++;
+        return {};
+    }
+
+    /// The bytes of a live resource (shared so a concurrent free cannot pull them away mid-use).
+    result<std::shared_ptr<std::vector<std::uint8_t>>> get(const host_resource& r, const char* what) const {
+        std::lock_guard lk(mu_);
+        return check_locked(r, what);
+    }
+
+    /// Checks that [offset, offset+len) lies inside `r`.
+    result<std::shared_ptr<std::vector<std::uint8_t>>> get_range(const host_resource& r, std::uint64_t offset,
+                                                                 std::uint64_t len, const char* what) const {
+        auto d = get(r, what);
+        if (!d) return d;
+        std::uint64_t size = (*d)->size();
+        if (offset > size || len > size - offset)
+            return fail(error_code::invalid_argument,
+                        std::string(what) + ": range [" + std::to_string(offset) + ", " + std::to_string(offset + len) +
+                            ") is past the end of a resource of " + std::to_string(size) + " bytes",
+                        "keep offset + length within the resource's byte length");
+        return d;
+    }
+
+    /// Counters of this instance.
+    host_metrics metrics;
+
+private:
+    struct slot_t {
+        std::shared_ptr<std::vector<std::uint8_t>> data;
+        std::uint32_t generation = 0;
+        bool live = false;
+    };
+    result<std::shared_ptr<std::vector<std::uint8_t>>> check_locked(const host_resource& r, const char* what) const {
+        if (r.owner != owner_)
+            return fail(error_code::invalid_resource,
+                        std::string(what) + ": the resource belongs to another backend instance",
+                        "use a resource only with the backend instance that allocated it");
+        if (r.slot >= slots_.size() || slots_[r.slot].generation != r.generation || !slots_[r.slot].live)
+            return fail(error_code::invalid_resource, std::string(what) + ": the resource was already freed",
+                        "do not use a resource after free()");
+        return slots_[r.slot].data;
+    }
+
+    std::uint64_t owner_;
+    mutable std::mutex mu_;
+    std::vector<slot_t> slots_;
+    std::vector<std::uint32_t> free_slots_;
+};
+
+/// Validated and compiled programs keyed by structural hash (equality checked).
+class program_cache {
+public:
+    /// The compiled program, validating and compiling on a miss.
+    result<std::shared_ptr<const compiled_program>> get(const ir::program& p) {
+        std::uint64_t h = ir::structural_hash(p);
+        {
+            std::lock_guard lk(mu_);
+            auto it = map_.find(h);
+            if (it != map_.end() && it->second->source == p) {
+                hits_++;
+                return it->second;
+            }
+        }
+        auto diags = ir::validate(p);
+        if (!diags.empty())
+            return fail(error_code::invalid_program,
+                        "program '" + p.name + "' is invalid:\n" + ir::format_diagnostics(diags),
+                        "fix the listed problems (see vyre::ir::validate)");
+        auto cp = compile(p);
+        std::lock_guard lk(mu_);
+        misses_++;
+        map_[h] = cp;
+        return cp;
+    }
+    /// Hit and miss counters.
+    pipeline_cache_stats stats() const {
+        std::lock_guard lk(mu_);
+        return {hits_, misses_, map_.size()};
+    }
+    /// Drops every entry.
+    void clear() {
+        std::lock_guard lk(mu_);
+        map_.clear();
+    }
+
+private:
+    mutable std::mutex mu_;
+    std::unordered_map<std::uint64_t, std::shared_ptr<const compiled_program>> map_;
+    std::uint64_t hits_ = 0, misses_ = 0;
+};
+
+/// Checks the workgroup size and grid against the limits and picks the grid.
+inline result<std::pair<std::array<std::uint32_t, 3>, std::array<std::uint32_t, 3>>> launch_shape(
+    const ir::program& p, std::span<const bound_buffer> bufs, const dispatch_config& c) {
+    auto wg = c.workgroup ? *c.workgroup : p.workgroup_size;
+    for (int a = 0; a < 3; ++a)
+        if (wg[a] == 0)
+            return fail(error_code::invalid_argument,
+                        "program '" + p.name + "': workgroup size on axis " + std::to_string(a) + " is 0",
+                        "use a workgroup size of at least 1 on every axis");
+    if (std::uint64_t(wg[0]) * wg[1] * wg[2] > (1u << 20))
+        return fail(error_code::invalid_argument, "program '" + p.name + "': workgroup of more than 2^20 invocations",
+                    "use a smaller workgroup");
+    auto grid = c.grid ? *c.grid : default_grid(p, bufs, wg[0]);
+    return std::pair{wg, grid};
+}
+
+/// Binds host inputs and fresh outputs to a program per the spec's dispatch
+/// ABI. `storage` receives one byte vector per declared buffer.
+inline result<std::vector<bound_buffer>> bind_host_inputs(const ir::program& p, std::span<const bytes_view> inputs,
+                                                          std::vector<bytes>& storage) {
+    std::size_t n_in = 0;
+    for (const auto& b : p.buffers)
+        if (ir::is_input(b.acc)) ++n_in;
+    if (inputs.size() != n_in)
+        return fail(error_code::invalid_argument,
+                    "program '" + p.name + "' takes " + std::to_string(n_in) + " inputs (its read, uniform and "
+                    "read_write buffers) but " + std::to_string(inputs.size()) + " were given",
+                    "pass one input per read/uniform/read_write buffer, in declaration order");
+    storage.assign(p.buffers.size(), {});
+    std::vector<bound_buffer> out(p.buffers.size());
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < p.buffers.size(); ++i) {
+        const auto& d = p.buffers[i];
+        const std::size_t es = ir::size_of(d.type);
+        if (ir::is_input(d.acc)) {
+            bytes_view in = inputs[k++];
+            if (in.size() % es != 0)
+                return fail(error_code::invalid_argument,
+                            "input for buffer '" + d.name + "' is " + std::to_string(in.size()) +
+                                " bytes, not a multiple of its element size " + std::to_string(es),
+                            "supply whole " + std::string(ir::name_of(d.type)) + " elements");
+            if (d.count != 0 && in.size() != d.count * es)
+                return fail(error_code::invalid_argument,
+                            "input for buffer '" + d.name + "' is " + std::to_string(in.size()) + " bytes but the buffer holds " +
+                                std::to_string(d.count) + " elements (" + std::to_string(d.count * es) + " bytes)",
+                            "supply exactly COUNT elements, or declare COUNT 0");
+            storage[i].assign(in.begin(), in.end());
+            out[i] = {storage[i].data(), in.size() / es, d.type};
+        } else if (d.acc == ir::access::output) {
+            storage[i].assign(d.count * es, 0);
+            out[i] = {storage[i].data(), d.count, d.type};
+        } else {
+            out[i] = {nullptr, d.count, d.type};
+        }
+    }
+    return out;
+}
+
+} // namespace vyre::detail

@@ -1,0 +1,737 @@
+#pragma once
+/// \file weir/ifds/format.hpp
+/// The `.ifds` text format, version 1 (spec: ifds-format.md): `load_problem`
+/// reads it (two passes: declarations first, then statements, checked by the
+/// shared `detail::problem_checker`), `print_problem` writes it.
+///
+/// The loader scans the input as string views (no per-token allocation), keeps
+/// names in flat hash maps over the input buffer, and allocates only in
+/// proportion to the input's size.
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <vyre/core/result.hpp>
+#include <weir/ifds/builder.hpp>
+#include <weir/ifds/problem.hpp>
+
+namespace weir::ifds {
+
+/// An error found while loading a `.ifds` file: the first one in line order.
+struct load_error {
+    /// The file name given to the loader.
+    std::string file;
+    /// 1-based line of the error (0 when the file could not be read).
+    std::uint32_t line = 0;
+    /// The offending token (cut to 64 bytes and `...`); empty at the end of a
+    /// line, at the end of the file, or when the file could not be read.
+    std::string token;
+    /// What is wrong and what was expected.
+    std::string message;
+
+    /// `FILE:LINE: error: MESSAGE (at 'TOKEN')`; control bytes in the token
+    /// are written as `\xNN`; the `(at ...)` part is left out for an empty token.
+    std::string what() const {
+        std::string s = file;
+        if (line != 0) s += ":" + std::to_string(line);
+        s += ": error: ";
+        s += message;
+        if (!token.empty()) {
+            s += " (at '";
+            static constexpr char hex[] = "0123456789abcdef";
+            for (char ch : token) {
+                const auto u = static_cast<unsigned char>(ch);
+                if (u < 0x20 || u == 0x7f) {
+                    s += "\\x";
+                    s += hex[u >> 4];
+                    s += hex[u & 15];
+                } else {
+                    s += ch;
+                }
+            }
+            s += "')";
+        }
+        return s;
+    }
+};
+
+namespace detail {
+
+/// Splits one line (without its LF/CR) into tokens: runs of bytes other than
+/// space, tab and `#`; a `#` starts a comment that ends the line.
+struct line_cursor {
+    const char* p;
+    const char* e;
+
+    /// The next token, or an empty view at the end of the line.
+    std::string_view next() noexcept {
+        while (p < e && (*p == ' ' || *p == '\t')) ++p;
+        if (p == e || *p == '#') {
+            p = e;
+            return {};
+        }
+        const char* b = p;
+        while (p < e && *p != ' ' && *p != '\t' && *p != '#') ++p;
+        return {b, static_cast<std::size_t>(p - b)};
+    }
+};
+
+/// The statements that pass 2 reads.
+enum class statement_kind : std::uint8_t { flow, call, callflow, retflow, ctrflow, seed };
+
+/// Keyword classes recognised by pass 1.
+enum class keyword : std::uint8_t { unknown, ifds, facts, proc, node, flow, call, callflow, retflow, ctrflow, seed };
+
+/// Classifies a statement keyword.
+inline keyword classify(std::string_view k) noexcept {
+    switch (k.size()) {
+    case 4:
+        if (k == "ifds") return keyword::ifds;
+        if (k == "proc") return keyword::proc;
+        if (k == "node") return keyword::node;
+        if (k == "flow") return keyword::flow;
+        if (k == "call") return keyword::call;
+        if (k == "seed") return keyword::seed;
+        return keyword::unknown;
+    case 5: return k == "facts" ? keyword::facts : keyword::unknown;
+    case 7:
+        if (k == "retflow") return keyword::retflow;
+        if (k == "ctrflow") return keyword::ctrflow;
+        return keyword::unknown;
+    case 8: return k == "callflow" ? keyword::callflow : keyword::unknown;
+    default: return keyword::unknown;
+    }
+}
+
+/// The `.ifds` loader (one use).
+///
+/// One scan reads the header and the declarations, and checks each statement
+/// at once while every name it uses is already declared (the usual
+/// declare-before-use file: the name tables are still in cache). From the first
+/// statement that uses a name not yet declared (or a node whose procedure is not
+/// yet declared), statements are kept and checked after the scan, in line
+/// order, so the checker sees every statement in line order either way.
+class loader {
+public:
+    /// Prepares to load `text`, naming it `file` in errors.
+    loader(std::string_view text, std::string_view file) : text_(text), file_(file), ck_(p_, err_, "line") {}
+
+    /// Loads the problem or returns the first error in line order.
+    vyre::result<problem, load_error> run() {
+        scan();
+        if (!fatal_) {
+            eager_ = false;
+            resolve_nodes();
+            for (const statement& s : stmts_) statement_line(s.line, s.b, s.e, s.kind);
+            ck_.finish(last_line_);
+        }
+        if (const auto& d = err_.get()) {
+            load_error e;
+            e.file.assign(file_);
+            e.line = d->pos > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<std::uint32_t>(d->pos);
+            e.token = d->token;
+            e.message = d->message;
+            return vyre::make_unexpected(std::move(e));
+        }
+        return std::move(p_);
+    }
+
+private:
+    struct statement {
+        std::uint64_t line;
+        const char* b;
+        const char* e;
+        statement_kind kind;
+    };
+    struct pending_node {
+        node_id id;
+        std::uint64_t line;
+        std::string_view proc_name;
+    };
+
+    void report(std::uint64_t line, std::string_view token, std::string msg) {
+        err_.report(line, token, std::move(msg));
+    }
+    static std::string q(std::string_view s) {
+        return "'" + std::string(s.substr(0, 64)) + (s.size() > 64 ? "...'" : "'");
+    }
+
+    // ---- the scan: header, declarations, statements ------------------------
+
+    void scan() {
+        const char* p = text_.data();
+        const char* const end = p + text_.size();
+        if (text_.size() >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
+        {
+            // reserve once, in proportion to the input (a node or flow per line at most,
+            // about; untouched reserved pages cost nothing)
+            const auto lines = static_cast<std::size_t>(std::count(p, end, '\n')) + 1;
+            p_.nodes.reserve(lines);
+            node_line_.reserve(lines);
+            nodes_.reserve(lines / 2);
+            ck_.reserve(lines, lines);
+        }
+        std::uint64_t line = 0;
+        while (p < end) {
+            ++line;
+            const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+            const char* le = nl ? nl : end;
+            const char* ce = le;
+            if (ce > p && ce[-1] == '\r') --ce;
+            scan_line(line, p, ce);
+            if (fatal_) return;
+            p = nl ? nl + 1 : end;
+        }
+        flush_nodes();
+        last_line_ = line == 0 ? 1 : line;
+        if (!header_seen_) {
+            report(last_line_, "", "missing header: expected `ifds 1` as the first statement, found no statement");
+            fatal_ = true;
+        }
+    }
+
+    void scan_line(std::uint64_t line, const char* b, const char* e) {
+        line_cursor c{b, e};
+        const std::string_view kw = c.next();
+        if (kw.empty()) return;
+        if (!header_seen_) {
+            header_line(line, kw, c);
+            return;
+        }
+        statement_kind k;
+        switch (classify(kw)) {
+        case keyword::ifds:
+            report(line, kw, "repeated header: `ifds 1` must appear once, as the first statement");
+            return;
+        case keyword::facts: declare_facts(line, c); return;
+        case keyword::proc: declare_proc(line, c); return;
+        case keyword::node: declare_node(line, c); return;
+        case keyword::flow: k = statement_kind::flow; break;
+        case keyword::call: k = statement_kind::call; break;
+        case keyword::callflow: k = statement_kind::callflow; break;
+        case keyword::retflow: k = statement_kind::retflow; break;
+        case keyword::ctrflow: k = statement_kind::ctrflow; break;
+        case keyword::seed: k = statement_kind::seed; break;
+        case keyword::unknown:
+        default:
+            report(line, kw,
+                   "unknown statement " + q(kw) +
+                       ": expected one of facts, proc, node, flow, call, callflow, retflow, ctrflow, seed");
+            return;
+        }
+        if (!eager_) {
+            // after an error, only calls still matter (they match earlier callflow lines)
+            if (err_.open_at(line) || k == statement_kind::call) stmts_.push_back(statement{line, c.p, c.e, k});
+            return;
+        }
+        need_defer_ = false;
+        if (batch_size_) flush_nodes();
+        statement_line(line, c.p, c.e, k);
+        if (need_defer_) {
+            eager_ = false;
+            stmts_.push_back(statement{line, c.p, c.e, k});
+        }
+    }
+
+    void header_line(std::uint64_t line, std::string_view kw, line_cursor& c) {
+        fatal_ = true;  // nothing before the header can hold an error: any error here is the first
+        if (kw != "ifds") {
+            report(line, kw, "missing header: expected `ifds 1` as the first statement, found " + q(kw));
+            return;
+        }
+        const std::string_view v = c.next();
+        if (v.empty()) {
+            report(line, "", "expected the format version `1` after `ifds`, found end of line");
+            return;
+        }
+        if (v != "1") {
+            report(line, v, "unsupported format version " + q(v) + ": expected `ifds 1`");
+            return;
+        }
+        if (const std::string_view x = c.next(); !x.empty()) {
+            report(line, x, "unexpected token after `ifds 1`: expected end of line");
+            return;
+        }
+        fatal_ = false;
+        header_seen_ = true;
+    }
+
+    bool check_decl_name(std::uint64_t line, std::string_view t, const char* what) {
+        if (is_valid_name(t)) return true;
+        report(line, t, std::string("malformed ") + what + " name " + q(t) + ": expected a name " +
+                            std::string(name_syntax));
+        return false;
+    }
+
+    void declare_facts(std::uint64_t line, line_cursor& c) {
+        for (std::string_view t = c.next(); !t.empty(); t = c.next()) {
+            if (t == "0") {
+                report(line, t, "the zero fact '0' is implicit and is never declared: expected a fact name");
+                continue;
+            }
+            if (!check_decl_name(line, t, "fact")) continue;
+            const auto id = static_cast<fact_id>(p_.facts.size() + 1);
+            const auto [old, fresh] = facts_.insert(t, id);
+            if (!fresh) {
+                report(line, t, "fact " + q(t) + " is already declared at line " + std::to_string(fact_line_[old - 1]));
+                continue;
+            }
+            p_.facts.emplace_back(t);
+            fact_line_.push_back(line);
+        }
+    }
+
+    /// Declares a node (a fresh id even when the name is taken, so that ids
+    /// stay in line order); reports a repeated name. An empty name is a node
+    /// without a name (after an error).
+    node_id new_node(std::uint64_t line, std::string_view name, proc_id owner, node_role role) {
+        const auto id = static_cast<node_id>(p_.nodes.size());
+        if (!name.empty()) {
+            // batched: the table slots are fetched ahead, many at a time
+            const std::uint64_t h = name_map::hash(name);
+            nodes_.prefetch(h);
+            batch_[batch_size_++] = batched_node{name, h, id, line};
+            if (batch_size_ == batch_capacity) flush_nodes();
+        }
+        p_.nodes.push_back(node{std::string(name), owner});
+        node_line_.push_back(line);
+        ck_.add_node(role);
+        return id;
+    }
+
+    /// Enters the batched node names into the table (before any lookup).
+    void flush_nodes() {
+        for (std::size_t i = 0; i < batch_size_; ++i) {
+            const batched_node& b = batch_[i];
+            const auto [old, fresh] = nodes_.insert_hashed(b.name, b.hash, b.id);
+            if (!fresh)
+                report(b.line, b.name, "node " + q(b.name) + " is already declared at line " +
+                                           std::to_string(node_line_[old]));
+        }
+        batch_size_ = 0;
+    }
+
+    void declare_proc(std::uint64_t line, line_cursor& c) {
+        const std::string_view name = c.next();
+        if (name.empty()) {
+            report(line, "", "expected `proc NAME START EXIT`: missing the procedure name at end of line");
+            return;
+        }
+        const std::string_view s = c.next();
+        const std::string_view x = s.empty() ? std::string_view{} : c.next();
+        bool ok = check_decl_name(line, name, "procedure");
+        if (s.empty()) {
+            report(line, "", "expected `proc NAME START EXIT`: missing the start node name at end of line");
+            return;
+        }
+        ok = check_decl_name(line, s, "node") && ok;
+        if (x.empty()) {
+            report(line, "", "expected `proc NAME START EXIT`: missing the exit node name at end of line");
+            return;
+        }
+        ok = check_decl_name(line, x, "node") && ok;
+        if (!ok) return;
+        const auto qid = static_cast<proc_id>(p_.procs.size());
+        const auto [old, fresh] = procs_.insert(name, qid);
+        if (!fresh)
+            report(line, name, "procedure " + q(name) + " is already declared at line " +
+                                   std::to_string(proc_line_[old]));
+        // the procedure first, so that the checker sees its nodes' roles
+        p_.procs.push_back(procedure{std::string(name), static_cast<node_id>(p_.nodes.size()),
+                                     static_cast<node_id>(p_.nodes.size() + 1)});
+        proc_line_.push_back(line);
+        new_node(line, s, qid, node_role::start);
+        if (x == s)
+            report(line, x, "the start and exit nodes of a procedure must be distinct: expected a new exit node name");
+        new_node(line, x == s ? std::string_view{} : x, qid, node_role::exit);
+        if (const std::string_view extra = c.next(); !extra.empty())
+            report(line, extra, "unexpected token " + q(extra) + ": expected end of line after `proc NAME START EXIT`");
+    }
+
+    void declare_node(std::uint64_t line, line_cursor& c) {
+        const std::string_view name = c.next();
+        if (name.empty()) {
+            report(line, "", "expected `node NAME PROC`: missing the node name at end of line");
+            return;
+        }
+        if (!check_decl_name(line, name, "node")) return;
+        const std::string_view owner = c.next();
+        const proc_id qid = owner.empty() ? none32 : procs_.find(owner);
+        const node_id id = new_node(line, name, qid, node_role::plain);
+        if (owner.empty()) {
+            report(line, "", "expected `node NAME PROC`: missing the procedure name at end of line");
+            return;
+        }
+        if (qid == none32) {
+            // declared further down (or never): statements wait until the end
+            pending_nodes_.push_back(pending_node{id, line, owner});
+            eager_ = false;
+        }
+        if (const std::string_view extra = c.next(); !extra.empty())
+            report(line, extra, "unexpected token " + q(extra) + ": expected end of line after `node NAME PROC`");
+    }
+
+    void resolve_nodes() {
+        for (const pending_node& pn : pending_nodes_) {
+            const proc_id qid = procs_.find(pn.proc_name);
+            if (qid == none32) {
+                unknown(pn.line, pn.proc_name, "procedure", "a procedure declared by `proc`");
+                continue;
+            }
+            p_.nodes[pn.id].proc = qid;
+        }
+    }
+
+    /// A name that is not declared: while checking eagerly, a declared-later
+    /// name is possible, so the statement waits; otherwise it is an error.
+    void unknown(std::uint64_t line, std::string_view t, const char* what, const char* expected) {
+        if (is_valid_name(t)) {
+            if (eager_) {
+                need_defer_ = true;
+                return;
+            }
+            report(line, t, std::string("unknown ") + what + " " + q(t) + ": expected " + expected);
+        } else {
+            report(line, t, std::string("malformed ") + what + " name " + q(t) + ": expected " + expected);
+        }
+    }
+
+    // ---- statements -----------------------------------------------------------
+
+    node_id node_ref(std::uint64_t line, line_cursor& c, const char* role) {
+        const std::string_view t = c.next();
+        if (t.empty()) {
+            report(line, "", std::string("expected a node name (") + role + "), found end of line");
+            return none32;
+        }
+        const node_id n = nodes_.find(t);
+        if (n == none32) unknown(line, t, "node", "a node declared by `proc` or `node`");
+        return n;
+    }
+
+    proc_id proc_ref(std::uint64_t line, line_cursor& c) {
+        const std::string_view t = c.next();
+        if (t.empty()) {
+            report(line, "", "expected a procedure name (CALLEE), found end of line");
+            return none32;
+        }
+        const proc_id qid = procs_.find(t);
+        if (qid == none32) unknown(line, t, "procedure", "a procedure declared by `proc`");
+        return qid;
+    }
+
+    fact_id fact_item(std::uint64_t line, std::string_view t) {
+        if (t.size() == 1 && t[0] == '0') return zero_fact;
+        const fact_id f = facts_.find(t);
+        if (f == none32) unknown(line, t, "fact", "`0` or a fact declared by `facts`");
+        return f;
+    }
+
+    bool end_of_line(std::uint64_t line, line_cursor& c, const char* form) {
+        const std::string_view t = c.next();
+        if (t.empty()) return true;
+        report(line, t, "unexpected token " + q(t) + ": expected end of line after `" + form + "`");
+        return false;
+    }
+
+    bool fact_list(std::uint64_t line, std::string_view term, std::size_t i, std::vector<fact_id>& out,
+                   std::string_view zero_msg) {
+        out.reserve(out.size() + 1 + static_cast<std::size_t>(std::count(term.begin() + i, term.end(), ',')));
+        for (;;) {
+            std::size_t j = term.find(',', i);
+            if (j == std::string_view::npos) j = term.size();
+            const std::string_view item = term.substr(i, j - i);
+            if (item.empty()) {
+                report(line, term, "malformed term " + q(term) + ": expected a fact name after '" +
+                                       std::string(term.substr(0, i)) + "' (lists are a,b,c)");
+                return false;
+            }
+            const fact_id f = fact_item(line, item);
+            if (f == none32) return false;
+            if (f == zero_fact) {
+                report(line, term, std::string(zero_msg));
+                return false;
+            }
+            out.push_back(f);
+            if (j == term.size()) return true;
+            i = j + 1;
+        }
+    }
+
+    bool parse_ff(std::uint64_t line, line_cursor& c, flow_function& f) {
+        for (std::string_view t = c.next(); !t.empty(); t = c.next()) {
+            if (t.size() == 2 && t[0] == 'i' && t[1] == 'd') {
+                f.identity = true;
+            } else if (t.size() >= 5 && std::memcmp(t.data(), "kill:", 5) == 0) {
+                if (!fact_list(line, t, 5, f.kill, msg_kill_zero)) return false;
+            } else if (t.size() >= 4 && std::memcmp(t.data(), "gen:", 4) == 0) {
+                if (!fact_list(line, t, 4, f.gen, msg_gen_zero)) return false;
+            } else if (const std::size_t gt = t.find('>'); gt != std::string_view::npos) {
+                const std::string_view a = t.substr(0, gt), b = t.substr(gt + 1);
+                if (a.empty() || b.empty()) {
+                    report(line, t, "malformed pair " + q(t) + ": expected A>B with two fact names");
+                    return false;
+                }
+                const fact_id fa = fact_item(line, a);
+                if (fa == none32) return false;
+                const fact_id fb = fact_item(line, b);
+                if (fb == none32) return false;
+                if (fb == zero_fact) {
+                    report(line, t, std::string(fa == zero_fact ? msg_pair_zero_zero : msg_pair_to_zero));
+                    return false;
+                }
+                f.pairs.emplace_back(fa, fb);
+            } else {
+                report(line, t, "malformed flow-function term " + q(t) +
+                                    ": expected id, kill:F,..., gen:F,... or A>B");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// Reads one statement (after its keyword) and hands it to the checker.
+    void statement_line(std::uint64_t line, const char* b, const char* e, statement_kind kind) {
+        line_cursor c{b, e};
+        if (!err_.open_at(line)) {
+            // errors here cannot come first, but calls still match earlier callflow/retflow/ctrflow lines
+            if (kind == statement_kind::call) {
+                const node_id site = nodes_.find(c.next());
+                const std::string_view callee = c.next();
+                if (site != none32) ck_.note_call(line, site, callee.empty() ? none32 : procs_.find(callee));
+            }
+            return;
+        }
+        switch (kind) {
+        case statement_kind::flow: {
+            const node_id from = node_ref(line, c, "FROM");
+            if (from == none32) return;
+            const node_id to = node_ref(line, c, "TO");
+            if (to == none32) return;
+            flow_function f;
+            if (!parse_ff(line, c, f)) return;
+            ck_.flow(line, from, to, std::move(f));
+            return;
+        }
+        case statement_kind::call: {
+            const node_id site = node_ref(line, c, "SITE");
+            if (site == none32) return;
+            const proc_id callee = proc_ref(line, c);
+            if (callee == none32) {
+                if (!need_defer_) ck_.note_call(line, site, none32);
+                return;
+            }
+            const node_id ret = node_ref(line, c, "RETSITE");
+            if (ret == none32 || !end_of_line(line, c, "call SITE CALLEE RETSITE")) {
+                if (!need_defer_) ck_.note_call(line, site, callee);
+                return;
+            }
+            ck_.call(line, site, callee, ret);
+            return;
+        }
+        case statement_kind::callflow:
+        case statement_kind::retflow: {
+            const node_id site = node_ref(line, c, "SITE");
+            if (site == none32) return;
+            const proc_id callee = proc_ref(line, c);
+            if (callee == none32) return;
+            flow_function f;
+            if (!parse_ff(line, c, f)) return;
+            ck_.callee_flow(line, kind == statement_kind::retflow, site, callee, std::move(f));
+            return;
+        }
+        case statement_kind::ctrflow: {
+            const node_id site = node_ref(line, c, "SITE");
+            if (site == none32) return;
+            flow_function f;
+            if (!parse_ff(line, c, f)) return;
+            ck_.ctrflow(line, site, std::move(f));
+            return;
+        }
+        case statement_kind::seed: {
+            const node_id n = node_ref(line, c, "NODE");
+            if (n == none32) return;
+            const std::string_view t = c.next();
+            if (t.empty()) {
+                report(line, "", "expected a fact name or `0` (FACT), found end of line");
+                return;
+            }
+            const fact_id f = fact_item(line, t);
+            if (f == none32 || !end_of_line(line, c, "seed NODE FACT")) return;
+            ck_.seed(line, n, f);
+            return;
+        }
+        }
+    }
+
+    std::string_view text_;
+    std::string_view file_;
+    problem p_;
+    first_error err_;
+    problem_checker ck_;
+    bool fatal_ = false;
+    bool header_seen_ = false;
+    bool eager_ = true;        ///< statements are checked as they are read
+    bool need_defer_ = false;  ///< the current statement uses a name not declared yet
+    std::uint64_t last_line_ = 1;
+    name_map facts_, procs_, nodes_;
+    std::vector<std::uint64_t> fact_line_, proc_line_, node_line_;
+    std::vector<pending_node> pending_nodes_;
+    std::vector<statement> stmts_;  ///< statements waiting for the end of the scan
+    struct batched_node {
+        std::string_view name;
+        std::uint64_t hash;
+        node_id id;
+        std::uint64_t line;
+    };
+    static constexpr std::size_t batch_capacity = 32;
+    batched_node batch_[batch_capacity];
+    std::size_t batch_size_ = 0;
+};
+
+/// Appends the canonical terms of `f` (each preceded by a space).
+inline void print_terms(std::string& out, const problem& p, const flow_function& f) {
+    auto name = [&](fact_id x) -> std::string { return x < p.fact_count() ? p.fact_name(x) : "#" + std::to_string(x); };
+    if (f.identity) out += " id";
+    auto list = [&](const char* head, const std::vector<fact_id>& v) {
+        if (v.empty()) return;
+        out += head;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (i) out += ',';
+            out += name(v[i]);
+        }
+    };
+    list(" kill:", f.kill);
+    list(" gen:", f.gen);
+    for (const auto& [a, b] : f.pairs) {
+        out += ' ';
+        out += name(a);
+        out += '>';
+        out += name(b);
+    }
+}
+
+} // namespace detail
+
+/// Loads a `.ifds` problem from `text`; `file_name` names it in errors.
+/// Returns the first error in line order (never a partial problem).
+inline vyre::result<problem, load_error> load_problem(std::string_view text, std::string_view file_name = "<input>") {
+    return detail::loader(text, file_name).run();
+}
+
+/// Reads the file at `path` and loads it (errors name the file as given);
+/// an unreadable file is a `load_error` with line 0.
+inline vyre::result<problem, load_error> load_problem_file(const std::filesystem::path& path) {
+    const std::string name = path.string();
+    auto fail = [&](const char* what, int err) {
+        return vyre::make_unexpected(
+            load_error{name, 0, "", std::string(what) + (err ? std::string(": ") + std::strerror(err) : std::string())});
+    };
+    std::FILE* fp = std::fopen(name.c_str(), "rb");
+    if (!fp) return vyre::result<problem, load_error>(fail("cannot open the file", errno));
+    // read into a plain buffer (no zero fill): one read for a regular file,
+    // then whatever follows (a file that grew, or one without a size such as a pipe)
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    std::size_t cap = !ec && size < (std::uintmax_t{1} << 40) ? static_cast<std::size_t>(size) + 1 : (1 << 16);
+    std::unique_ptr<char[]> text(new char[cap]);
+    std::size_t have = 0;
+    for (;;) {
+        have += std::fread(text.get() + have, 1, cap - have, fp);
+        if (have < cap) break;
+        std::unique_ptr<char[]> bigger(new char[2 * cap]);
+        std::memcpy(bigger.get(), text.get(), have);
+        text = std::move(bigger);
+        cap *= 2;
+    }
+    const bool bad = std::ferror(fp) != 0;
+    const int err = errno;
+    std::fclose(fp);
+    if (bad) return vyre::result<problem, load_error>(fail("cannot read the file", err));
+    return load_problem(std::string_view(text.get(), have), name);
+}
+
+/// Writes `p` as `.ifds` text that loads back to an equal problem: the header,
+/// the facts, `proc`/`node` lines in node order, then flows, calls (each with
+/// its non-identity `callflow`/`retflow`), ctrflows by site, and seeds. Flow
+/// functions are written canonically: `id`, `kill:a,b`, `gen:x`, pairs `a>b`.
+/// `p` must be well formed (as `load_problem` and `problem_builder` make it).
+inline std::string print_problem(const problem& p) {
+    std::string out;
+    out.reserve(64 + 16 * (p.facts.size() + p.nodes.size()) + 40 * (p.flows.size() + p.calls.size()));
+    out += "ifds 1\n";
+    for (std::size_t i = 0; i < p.facts.size(); i += 16) {
+        out += "facts";
+        for (std::size_t j = i; j < p.facts.size() && j < i + 16; ++j) {
+            out += ' ';
+            out += p.facts[j];
+        }
+        out += '\n';
+    }
+    auto node_name = [&](node_id n) -> const std::string& {
+        static const std::string bad = "?";
+        return n < p.nodes.size() ? p.nodes[n].name : bad;
+    };
+    auto proc_name = [&](proc_id q) -> const std::string& {
+        static const std::string bad = "?";
+        return q < p.procs.size() ? p.procs[q].name : bad;
+    };
+    for (node_id n = 0; n < p.nodes.size(); ++n) {
+        const node& nd = p.nodes[n];
+        if (nd.proc < p.procs.size()) {
+            const procedure& pr = p.procs[nd.proc];
+            if (pr.start == n) {
+                out += "proc " + pr.name + " " + node_name(pr.start) + " " + node_name(pr.exit) + "\n";
+                continue;
+            }
+            if (pr.exit == n) continue;
+        }
+        out += "node " + nd.name + " " + proc_name(nd.proc) + "\n";
+    }
+    for (const flow_edge& e : p.flows) {
+        out += "flow ";
+        out += node_name(e.from);
+        out += ' ';
+        out += node_name(e.to);
+        detail::print_terms(out, p, e.ff);
+        out += '\n';
+    }
+    const flow_function id = flow_function::id();
+    for (const call_edge& c : p.calls) {
+        const std::string head = node_name(c.site) + " " + proc_name(c.callee);
+        out += "call " + head + " " + node_name(c.retsite) + "\n";
+        if (c.callflow != id) {
+            out += "callflow " + head;
+            detail::print_terms(out, p, c.callflow);
+            out += '\n';
+        }
+        if (c.retflow != id) {
+            out += "retflow " + head;
+            detail::print_terms(out, p, c.retflow);
+            out += '\n';
+        }
+    }
+    std::vector<node_id> sites;
+    sites.reserve(p.ctrflows.size());
+    for (const auto& kv : p.ctrflows) sites.push_back(kv.first);
+    std::sort(sites.begin(), sites.end());
+    for (node_id s : sites) {
+        out += "ctrflow " + node_name(s);
+        detail::print_terms(out, p, p.ctrflows.at(s));
+        out += '\n';
+    }
+    for (const seed& s : p.seeds)
+        out += "seed " + node_name(s.node) + " " + (s.fact < p.fact_count() ? p.fact_name(s.fact) : "?") + "\n";
+    return out;
+}
+
+} // namespace weir::ifds

@@ -1,0 +1,517 @@
+#pragma once
+/// \file weir/ifds/make_layout.hpp
+/// `make_layout`: derives the flat solver layout (`weir::ifds::layout`) from a
+/// `problem`: per-procedure fact sets (a sound closure), local fact indices,
+/// and every CSR table the solvers read. Deterministic: the same problem gives
+/// the same layout, word for word.
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <weir/ifds/layout.hpp>
+#include <weir/ifds/problem.hpp>
+
+namespace weir::ifds {
+
+namespace detail {
+
+/// "No such index" marker used by the layout builder.
+inline constexpr std::uint32_t no_index = ~0u;
+
+/// A small open-addressing hash set of 64-bit keys (linear probing; the key
+/// `~0` is reserved). Used for (procedure, fact) membership while the fact
+/// sets grow.
+class flat_u64_set {
+public:
+    /// An empty set with room for about `expected` keys before growing.
+    explicit flat_u64_set(std::size_t expected = 16) {
+        std::size_t cap = 16;
+        while (cap < expected * 2) cap <<= 1;
+        slots_.assign(cap, empty_key);
+    }
+    /// Inserts `key`; true when it was not present.
+    bool insert(std::uint64_t key) {
+        if ((count_ + 1) * 2 > slots_.size()) grow();
+        return insert_no_grow(key);
+    }
+    /// Number of keys held.
+    std::size_t size() const { return count_; }
+
+private:
+    static constexpr std::uint64_t empty_key = ~std::uint64_t{0};
+    static std::uint64_t mix(std::uint64_t k) {
+        k ^= k >> 33;
+        k *= 0xff51afd7ed558ccdULL;
+        k ^= k >> 33;
+        k *= 0xc4ceb9fe1a85ec53ULL;
+        k ^= k >> 33;
+        return k;
+    }
+    bool insert_no_grow(std::uint64_t key) {
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t i = static_cast<std::size_t>(mix(key)) & mask;
+        for (;;) {
+            if (slots_[i] == key) return false;
+            if (slots_[i] == empty_key) {
+                slots_[i] = key;
+                ++count_;
+                return true;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+    void grow() {
+        std::vector<std::uint64_t> old(slots_.size() * 2, empty_key);
+        old.swap(slots_);
+        count_ = 0;
+        for (std::uint64_t k : old)
+            if (k != empty_key) insert_no_grow(k);
+    }
+    std::vector<std::uint64_t> slots_;
+    std::size_t count_ = 0;
+};
+
+/// A flow function reduced to what the fact-set closure needs: the identity
+/// flag, the sorted kill list and the (source, target) pairs sorted by source
+/// (gens appear as (0, g)).
+struct closure_ff {
+    bool identity = false;
+    std::vector<fact_id> kill;
+    std::vector<std::pair<fact_id, fact_id>> pairs;
+
+    /// Builds the reduced form of `ff`.
+    static closure_ff of(const flow_function& ff) {
+        closure_ff c;
+        c.identity = ff.identity;
+        c.kill = ff.kill;
+        std::sort(c.kill.begin(), c.kill.end());
+        c.kill.erase(std::unique(c.kill.begin(), c.kill.end()), c.kill.end());
+        c.pairs.reserve(ff.gen.size() + ff.pairs.size());
+        for (fact_id g : ff.gen) c.pairs.emplace_back(zero_fact, g);
+        for (auto pr : ff.pairs) c.pairs.push_back(pr);
+        std::sort(c.pairs.begin(), c.pairs.end());
+        c.pairs.erase(std::unique(c.pairs.begin(), c.pairs.end()), c.pairs.end());
+        return c;
+    }
+    /// Calls `out(t)` for every target of source fact `f` (f ≠ 0 for the
+    /// identity part; `0 → 0` is left out, the zero fact is in every set).
+    template <class Out>
+    void image(fact_id f, Out&& out) const {
+        if (identity && f != zero_fact && !std::binary_search(kill.begin(), kill.end(), f)) out(f);
+        auto lo = std::lower_bound(pairs.begin(), pairs.end(), std::pair<fact_id, fact_id>(f, 0));
+        for (; lo != pairs.end() && lo->first == f; ++lo) out(lo->second);
+    }
+};
+
+/// Scratch space for `compile_relation`.
+struct relation_scratch {
+    std::vector<std::uint32_t> idmap;
+    std::vector<fact_id> kill;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> extras;
+};
+
+/// Local index of global fact `g` in the sorted fact set `set`, or `no_index`.
+inline std::uint32_t local_index(std::span<const fact_id> set, fact_id g) {
+    auto it = std::lower_bound(set.begin(), set.end(), g);
+    if (it == set.end() || *it != g) return no_index;
+    return static_cast<std::uint32_t>(it - set.begin());
+}
+
+/// Compiles flow function `ff` on an edge from a node with sorted fact set
+/// `src` to a node with sorted fact set `dst` into a local relation: for each
+/// source local fact d, the targets `tgt[off[d] .. off[d+1])`, sorted and
+/// without duplicates. `tgt` is appended to; `off` gets src.size()+1 entries,
+/// absolute positions in `tgt`.
+inline void compile_relation(const flow_function& ff, std::span<const fact_id> src, std::span<const fact_id> dst,
+                             relation_scratch& s, std::vector<std::uint32_t>& off, std::vector<std::uint32_t>& tgt) {
+    const std::uint32_t fs = static_cast<std::uint32_t>(src.size());
+    s.idmap.assign(fs, no_index);
+    if (ff.identity) {
+        s.kill.assign(ff.kill.begin(), ff.kill.end());
+        std::sort(s.kill.begin(), s.kill.end());
+        std::size_t j = 0, k = 0;
+        for (std::uint32_t d = 1; d < fs; ++d) {
+            const fact_id g = src[d];
+            while (k < s.kill.size() && s.kill[k] < g) ++k;
+            if (k < s.kill.size() && s.kill[k] == g) continue;
+            while (j < dst.size() && dst[j] < g) ++j;
+            if (j < dst.size() && dst[j] == g) s.idmap[d] = static_cast<std::uint32_t>(j);
+        }
+    }
+    s.extras.clear();
+    for (fact_id g : ff.gen) {
+        const std::uint32_t t = local_index(dst, g);
+        if (t != no_index) s.extras.emplace_back(0u, t);
+    }
+    for (auto [a, b] : ff.pairs) {
+        const std::uint32_t f = a == zero_fact ? 0u : local_index(src, a);
+        if (f == no_index) continue;
+        const std::uint32_t t = local_index(dst, b);
+        if (t != no_index) s.extras.emplace_back(f, t);
+    }
+    if (s.extras.size() > 1) {
+        std::sort(s.extras.begin(), s.extras.end());
+        s.extras.erase(std::unique(s.extras.begin(), s.extras.end()), s.extras.end());
+    }
+    off.resize(fs + 1);
+    std::size_t e = 0;
+    for (std::uint32_t d = 0; d < fs; ++d) {
+        const std::size_t begin = tgt.size();
+        off[d] = static_cast<std::uint32_t>(begin);
+        if (d == 0)
+            tgt.push_back(0);
+        else if (s.idmap[d] != no_index)
+            tgt.push_back(s.idmap[d]);
+        while (e < s.extras.size() && s.extras[e].first == d) tgt.push_back(s.extras[e++].second);
+        if (tgt.size() - begin > 1) {
+            // One identity/zero element in front of a sorted run: insert it in place.
+            auto first = tgt.begin() + static_cast<std::ptrdiff_t>(begin);
+            std::sort(first, tgt.end());
+            tgt.erase(std::unique(first, tgt.end()), tgt.end());
+        }
+    }
+    off[fs] = static_cast<std::uint32_t>(tgt.size());
+}
+
+/// Throws `std::length_error` when `v` does not fit a u32 layout field.
+inline std::uint32_t checked_u32(std::uint64_t v, const char* what) {
+    if (v > std::numeric_limits<std::uint32_t>::max())
+        throw std::length_error(std::string("weir::ifds::make_layout: ") + what + " exceeds 2^32-1");
+    return static_cast<std::uint32_t>(v);
+}
+
+/// Per-procedure fact sets (sorted ascending, zero fact first): the least sets
+/// containing 0 and the seeds, closed under the gens/pairs of the procedure's
+/// intraprocedural and call-to-return edges, under callflow into callees and
+/// under retflow back into callers.
+inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
+    const std::size_t np = pb.procs.size();
+    const std::size_t nn = pb.nodes.size();
+
+    // Intraprocedural gens/pairs per procedure (flow edges and ctrflows), sorted by source.
+    std::vector<std::vector<std::pair<fact_id, fact_id>>> local(np);
+    auto add_local = [&](proc_id p, const flow_function& ff) {
+        for (fact_id g : ff.gen) local[p].emplace_back(zero_fact, g);
+        for (auto pr : ff.pairs) local[p].push_back(pr);
+    };
+    for (const flow_edge& e : pb.flows) add_local(pb.nodes[e.from].proc, e.ff);
+    for (const auto& [site, ff] : pb.ctrflows)
+        if (site < nn) add_local(pb.nodes[site].proc, ff);
+    for (auto& v : local) {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+    }
+
+    // Call edges out of and into each procedure.
+    const std::size_t nc = pb.calls.size();
+    std::vector<closure_ff> cf(nc), rf(nc);
+    std::vector<std::uint32_t> out_off(np + 1, 0), in_off(np + 1, 0);
+    for (const call_edge& c : pb.calls) {
+        ++out_off[pb.nodes[c.site].proc + 1];
+        ++in_off[c.callee + 1];
+    }
+    for (std::size_t p = 0; p < np; ++p) {
+        out_off[p + 1] += out_off[p];
+        in_off[p + 1] += in_off[p];
+    }
+    std::vector<std::uint32_t> out_ce(nc), in_ce(nc);
+    {
+        std::vector<std::uint32_t> po(out_off.begin(), out_off.end() - 1), pi(in_off.begin(), in_off.end() - 1);
+        for (std::uint32_t i = 0; i < nc; ++i) {
+            const call_edge& c = pb.calls[i];
+            out_ce[po[pb.nodes[c.site].proc]++] = i;
+            in_ce[pi[c.callee]++] = i;
+            cf[i] = closure_ff::of(c.callflow);
+            rf[i] = closure_ff::of(c.retflow);
+        }
+    }
+
+    std::vector<std::vector<fact_id>> sets(np);
+    std::vector<std::size_t> done(np, 0);
+    std::vector<char> queued(np, 0);
+    std::vector<proc_id> work;
+    flat_u64_set member(np * 8 + pb.seeds.size());
+    auto add = [&](proc_id p, fact_id f) {
+        if (member.insert((std::uint64_t{p} << 32) | f)) {
+            sets[p].push_back(f);
+            if (!queued[p]) {
+                queued[p] = 1;
+                work.push_back(p);
+            }
+        }
+    };
+    for (proc_id p = 0; p < np; ++p) add(p, zero_fact);
+    for (const seed& s : pb.seeds) add(pb.nodes[s.node].proc, s.fact);
+
+    while (!work.empty()) {
+        const proc_id p = work.back();
+        work.pop_back();
+        queued[p] = 0;
+        while (done[p] < sets[p].size()) {
+            const fact_id f = sets[p][done[p]++];
+            {
+                const auto& v = local[p];
+                auto lo = std::lower_bound(v.begin(), v.end(), std::pair<fact_id, fact_id>(f, 0));
+                for (; lo != v.end() && lo->first == f; ++lo) add(p, lo->second);
+            }
+            for (std::uint32_t i = out_off[p]; i < out_off[p + 1]; ++i) {
+                const std::uint32_t ce = out_ce[i];
+                const proc_id q = pb.calls[ce].callee;
+                cf[ce].image(f, [&](fact_id t) { add(q, t); });
+            }
+            for (std::uint32_t i = in_off[p]; i < in_off[p + 1]; ++i) {
+                const std::uint32_t ce = in_ce[i];
+                const proc_id caller = pb.nodes[pb.calls[ce].site].proc;
+                rf[ce].image(f, [&](fact_id t) { add(caller, t); });
+            }
+        }
+    }
+    for (auto& s : sets) std::sort(s.begin(), s.end());
+    return sets;
+}
+
+} // namespace detail
+
+/// Builds the flat solver layout of `pb` (see `layout.hpp` for every
+/// encoding). `pb` must be well-formed (as the loader or builder guarantee).
+/// Throws `std::length_error` when a table would not fit u32 indices.
+inline layout make_layout(const problem& pb) {
+    using detail::no_index;
+    layout L;
+    const std::uint32_t nn = detail::checked_u32(pb.nodes.size(), "node count");
+    const std::uint32_t np = detail::checked_u32(pb.procs.size(), "procedure count");
+    const std::uint32_t nc = detail::checked_u32(pb.calls.size(), "call edge count");
+    L.num_nodes = nn;
+    L.num_procs = np;
+    L.num_facts = pb.fact_count();
+
+    // Fact sets.
+    {
+        auto sets = detail::fact_sets(pb);
+        L.proc_fact_off.assign(np + 1, 0);
+        std::uint64_t total = 0;
+        for (std::uint32_t p = 0; p < np; ++p) {
+            total += sets[p].size();
+            L.proc_fact_off[p + 1] = detail::checked_u32(total, "total fact-set size");
+        }
+        L.proc_facts.reserve(total);
+        for (auto& s : sets) L.proc_facts.insert(L.proc_facts.end(), s.begin(), s.end());
+    }
+    auto pfacts = [&](std::uint32_t p) {
+        return std::span<const fact_id>(L.proc_facts.data() + L.proc_fact_off[p], L.fact_count(p));
+    };
+
+    // Procedures and nodes.
+    L.proc_start.resize(np);
+    L.proc_exit.resize(np);
+    L.node_proc.resize(nn);
+    L.node_kind.assign(nn, 0);
+    L.node_fact_count.resize(nn);
+    L.row_base.resize(nn + 1);
+    L.pe_word.resize(nn + 1);
+    L.node_retsite.assign(nn, no_index);
+    for (std::uint32_t p = 0; p < np; ++p) {
+        L.proc_start[p] = pb.procs[p].start;
+        L.proc_exit[p] = pb.procs[p].exit;
+        L.node_kind[pb.procs[p].start] |= kind_start;
+        L.node_kind[pb.procs[p].exit] |= kind_exit;
+    }
+    for (const call_edge& c : pb.calls) {
+        L.node_kind[c.site] |= kind_call_site;
+        L.node_retsite[c.site] = c.retsite;
+    }
+    {
+        std::uint64_t rows = 0, words = 0;
+        for (std::uint32_t n = 0; n < nn; ++n) {
+            const std::uint32_t p = pb.nodes[n].proc;
+            const std::uint64_t f = L.fact_count(p);
+            L.node_proc[n] = p;
+            L.node_fact_count[n] = static_cast<std::uint32_t>(f);
+            L.row_base[n] = detail::checked_u32(rows, "row count");
+            L.pe_word[n] = detail::checked_u32(words, "path-edge words");
+            rows += f;
+            words += (f * f + 31) / 32;
+        }
+        L.row_base[nn] = L.num_rows = detail::checked_u32(rows, "row count");
+        L.pe_word[nn] = L.pe_words = detail::checked_u32(words, "path-edge words");
+    }
+
+    detail::relation_scratch scratch;
+
+    // Intraprocedural edges: flow edges grouped by source and sorted by target,
+    // plus one call-to-return edge per call site.
+    {
+        std::vector<std::uint32_t> fo(nn + 1, 0), fe(pb.flows.size());
+        for (const flow_edge& e : pb.flows) ++fo[e.from + 1];
+        for (std::uint32_t n = 0; n < nn; ++n) fo[n + 1] += fo[n];
+        {
+            std::vector<std::uint32_t> pos(fo.begin(), fo.end() - 1);
+            for (std::uint32_t i = 0; i < pb.flows.size(); ++i) fe[pos[pb.flows[i].from]++] = i;
+        }
+        const flow_function identity = flow_function::id();
+        std::vector<std::vector<std::uint32_t>> eoff, etgt;
+        std::vector<std::uint32_t> etarget;
+        std::vector<const flow_function*> effs;
+        L.intra_off.resize(L.num_rows + 1);
+        std::size_t est = 0;
+        for (std::uint32_t n = 0; n < nn; ++n)
+            est += std::size_t{L.node_fact_count[n]} * (fo[n + 1] - fo[n] + (L.node_retsite[n] != no_index));
+        L.intra_node.reserve(est + est / 8);
+        L.intra_fact.reserve(est + est / 8);
+        for (std::uint32_t n = 0; n < nn; ++n) {
+            const std::uint32_t p = L.node_proc[n];
+            const std::uint32_t F = L.node_fact_count[n];
+            const std::uint32_t rb = L.row_base[n];
+            etarget.clear();
+            effs.clear();
+            if (L.node_retsite[n] != no_index) {
+                auto it = pb.ctrflows.find(n);
+                etarget.push_back(L.node_retsite[n]);
+                effs.push_back(it == pb.ctrflows.end() ? &identity : &it->second);
+            } else {
+                std::sort(fe.begin() + fo[n], fe.begin() + fo[n + 1],
+                          [&](std::uint32_t a, std::uint32_t b) { return pb.flows[a].to < pb.flows[b].to; });
+                for (std::uint32_t i = fo[n]; i < fo[n + 1]; ++i) {
+                    etarget.push_back(pb.flows[fe[i]].to);
+                    effs.push_back(&pb.flows[fe[i]].ff);
+                }
+            }
+            const std::size_t k = etarget.size();
+            if (eoff.size() < k) {
+                eoff.resize(k);
+                etgt.resize(k);
+            }
+            for (std::size_t i = 0; i < k; ++i) {
+                etgt[i].clear();
+                detail::compile_relation(*effs[i], pfacts(p), pfacts(p), scratch, eoff[i], etgt[i]);
+            }
+            for (std::uint32_t d = 0; d < F; ++d) {
+                L.intra_off[rb + d] = detail::checked_u32(L.intra_node.size(), "intra entries");
+                for (std::size_t i = 0; i < k; ++i) {
+                    const std::uint32_t* t = etgt[i].data();
+                    for (std::uint32_t j = eoff[i][d]; j < eoff[i][d + 1]; ++j) {
+                        L.intra_node.push_back(etarget[i]);
+                        L.intra_fact.push_back(t[j]);
+                    }
+                }
+            }
+        }
+        L.intra_off[L.num_rows] = detail::checked_u32(L.intra_node.size(), "intra entries");
+    }
+
+    // Call edges.
+    L.ce_site.resize(nc);
+    L.ce_callee.resize(nc);
+    L.ce_retsite.resize(nc);
+    L.ret_row.resize(nc + 1);
+    L.rcall_row.resize(nc + 1);
+    L.callers_off.assign(np + 1, 0);
+    {
+        std::uint64_t rr = 0;
+        for (std::uint32_t ce = 0; ce < nc; ++ce) {
+            const call_edge& c = pb.calls[ce];
+            L.ce_site[ce] = c.site;
+            L.ce_callee[ce] = c.callee;
+            L.ce_retsite[ce] = c.retsite;
+            L.ret_row[ce] = L.rcall_row[ce] = detail::checked_u32(rr, "return rows");
+            rr += L.fact_count(c.callee);
+            ++L.callers_off[c.callee + 1];
+        }
+        L.ret_row[nc] = L.rcall_row[nc] = detail::checked_u32(rr, "return rows");
+        for (std::uint32_t p = 0; p < np; ++p) L.callers_off[p + 1] += L.callers_off[p];
+        L.callers_ce.resize(nc);
+        std::vector<std::uint32_t> pos(L.callers_off.begin(), L.callers_off.end() - 1);
+        for (std::uint32_t ce = 0; ce < nc; ++ce) L.callers_ce[pos[pb.calls[ce].callee]++] = ce;
+    }
+    {
+        // Callflow relations per call edge: crel_off[cbase[ce] + d] (absolute into crel_tgt).
+        std::vector<std::uint32_t> cbase(nc + 1, 0), crel_off, crel_tgt, tmp_off;
+        for (std::uint32_t ce = 0; ce < nc; ++ce)
+            cbase[ce + 1] = cbase[ce] + L.node_fact_count[L.ce_site[ce]] + 1;
+        crel_off.resize(cbase[nc]);
+        for (std::uint32_t ce = 0; ce < nc; ++ce) {
+            const call_edge& c = pb.calls[ce];
+            detail::compile_relation(c.callflow, pfacts(L.node_proc[c.site]), pfacts(c.callee), scratch, tmp_off,
+                                     crel_tgt);
+            std::copy(tmp_off.begin(), tmp_off.end(), crel_off.begin() + cbase[ce]);
+        }
+        // Call relation by caller row.
+        std::vector<std::uint32_t> so(nn + 1, 0), sce(nc);
+        for (std::uint32_t ce = 0; ce < nc; ++ce) ++so[L.ce_site[ce] + 1];
+        for (std::uint32_t n = 0; n < nn; ++n) so[n + 1] += so[n];
+        {
+            std::vector<std::uint32_t> pos(so.begin(), so.end() - 1);
+            for (std::uint32_t ce = 0; ce < nc; ++ce) sce[pos[L.ce_site[ce]]++] = ce;
+        }
+        L.call_off.assign(L.num_rows + 1, 0);
+        L.call_ce.reserve(crel_tgt.size());
+        L.call_fact.reserve(crel_tgt.size());
+        for (std::uint32_t n = 0; n < nn; ++n) {
+            const std::uint32_t rb = L.row_base[n];
+            for (std::uint32_t d = 0; d < L.node_fact_count[n]; ++d) {
+                L.call_off[rb + d] = static_cast<std::uint32_t>(L.call_ce.size());
+                for (std::uint32_t i = so[n]; i < so[n + 1]; ++i) {
+                    const std::uint32_t ce = sce[i];
+                    for (std::uint32_t j = crel_off[cbase[ce] + d]; j < crel_off[cbase[ce] + d + 1]; ++j) {
+                        L.call_ce.push_back(ce);
+                        L.call_fact.push_back(crel_tgt[j]);
+                    }
+                }
+            }
+        }
+        L.call_off[L.num_rows] = detail::checked_u32(L.call_ce.size(), "call entries");
+
+        // Reverse call relation per call edge (counting sort by callee fact; caller facts ascend).
+        const std::uint32_t nr = L.rcall_row[nc];
+        L.rcall_off.assign(nr + 1, 0);
+        for (std::uint32_t ce = 0; ce < nc; ++ce)
+            for (std::uint32_t j = crel_off[cbase[ce]]; j < crel_off[cbase[ce + 1] - 1]; ++j)
+                ++L.rcall_off[L.rcall_row[ce] + crel_tgt[j] + 1];
+        for (std::uint32_t r = 0; r < nr; ++r) L.rcall_off[r + 1] += L.rcall_off[r];
+        L.rcall_fact.resize(L.rcall_off[nr]);
+        std::vector<std::uint32_t> pos(L.rcall_off.begin(), L.rcall_off.end() - 1);
+        for (std::uint32_t ce = 0; ce < nc; ++ce) {
+            const std::uint32_t F = L.node_fact_count[L.ce_site[ce]];
+            for (std::uint32_t d = 0; d < F; ++d)
+                for (std::uint32_t j = crel_off[cbase[ce] + d]; j < crel_off[cbase[ce] + d + 1]; ++j)
+                    L.rcall_fact[pos[L.rcall_row[ce] + crel_tgt[j]]++] = d;
+        }
+    }
+    {
+        // Return relation per call edge.
+        L.ret_off.assign(L.ret_row[nc] + 1, 0);
+        std::vector<std::uint32_t> tmp_off;
+        for (std::uint32_t ce = 0; ce < nc; ++ce) {
+            const call_edge& c = pb.calls[ce];
+            detail::compile_relation(c.retflow, pfacts(c.callee), pfacts(L.node_proc[c.retsite]), scratch, tmp_off,
+                                     L.ret_fact);
+            std::copy(tmp_off.begin(), tmp_off.end() - 1, L.ret_off.begin() + L.ret_row[ce]);
+        }
+        L.ret_off[L.ret_row[nc]] = detail::checked_u32(L.ret_fact.size(), "return entries");
+    }
+
+    // Seeds: (start node, local fact), sorted, without duplicates.
+    {
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> s;
+        s.reserve(pb.seeds.size());
+        for (const seed& sd : pb.seeds) {
+            const std::uint32_t d = detail::local_index(pfacts(L.node_proc[sd.node]), sd.fact);
+            s.emplace_back(sd.node, d);
+        }
+        std::sort(s.begin(), s.end());
+        s.erase(std::unique(s.begin(), s.end()), s.end());
+        for (auto [n, d] : s) {
+            L.seed_node.push_back(n);
+            L.seed_fact.push_back(d);
+        }
+    }
+    return L;
+}
+
+} // namespace weir::ifds

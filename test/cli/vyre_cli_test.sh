@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# `vyre run` end to end: spec output format, inputs from lists and files,
+# --grid, and exit status 2 with diagnostics on stderr for bad programs/inputs.
+set -u
+VYRE=$1
+DATA=$2
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+expect_out() { # name expected-stdout command...
+  local name=$1 want=$2; shift 2
+  local got
+  got=$("$@" 2>"$tmp/err"); local rc=$?
+  if [ $rc -ne 0 ] || [ "$got" != "$want" ]; then
+    echo "FAIL $name: rc=$rc"; echo " want: $want"; echo "  got: $got"; cat "$tmp/err"; fails=$((fails+1))
+  else echo "ok   $name"; fi
+}
+expect_fail() { # name status stderr-fragment command...
+  local name=$1 want_rc=$2 frag=$3; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  if [ $rc -ne "$want_rc" ] || ! grep -q -- "$frag" "$tmp/err" || [ -s "$tmp/out" ]; then
+    echo "FAIL $name: rc=$rc (want $want_rc), stderr:"; cat "$tmp/err"; echo "stdout:"; cat "$tmp/out"; fails=$((fails+1))
+  else echo "ok   $name"; fi
+}
+
+cat >"$tmp/xor.vyre" <<'V'
+(program xor (workgroup 64 1 1)
+  (buffer a 0 read u32 0)
+  (buffer b 1 read u32 0)
+  (buffer out 2 output u32 4)
+  (let i (gid x))
+  (if (lt i (len out))
+    ((store out i (bitxor (load a i) (load b i))))))
+V
+expect_out xor-lists "out: 5 6 7 0" "$VYRE" run "$tmp/xor.vyre" --input a=1,2,3,4 --input b=4,4,4,4
+printf '\x01\x00\x00\x00\x02\x00\x00\x00\x03\x00\x00\x00\x04\x00\x00\x00' >"$tmp/a.bin"
+expect_out xor-file "out: 0 3 2 5" "$VYRE" run "$tmp/xor.vyre" --input "a=$tmp/a.bin" --input b=1,1,1,1
+expect_out xor-backend "out: 5 6 7 0" "$VYRE" run "$tmp/xor.vyre" --backend cpu-ref --input a=1,2,3,4 --input b=4,4,4,4
+
+cat >"$tmp/floats.vyre" <<'V'
+(program floats (workgroup 1 1 1)
+  (buffer x 0 read f32 0)
+  (buffer f 1 output f32 5)
+  (buffer d 2 output f64 2)
+  (buffer i 3 output i32 1)
+  (store f 0 (div (load x 0) (f32 3)))
+  (store f 1 (f32 nan))
+  (store f 2 (f32 -inf))
+  (store f 3 (f32 -0))
+  (store f 4 (f32 1e-45))
+  (store d 0 (f64 0.1))
+  (store d 1 (f64 inf))
+  (store i 0 (i32 -7)))
+V
+expect_out floats "f: 0.33333334 nan -inf -0 1e-45
+d: 0.1 inf
+i: -7" "$VYRE" run "$tmp/floats.vyre" --input x=1
+
+cat >"$tmp/grid.vyre" <<'V'
+(program grid (workgroup 2 1 1)
+  (buffer o 0 output u32 6)
+  (store o (gid x) (add (gid x) 1)))
+V
+expect_out grid-default "o: 1 2 3 4 5 6" "$VYRE" run "$tmp/grid.vyre"
+expect_out grid-override "o: 1 2 0 0 0 0" "$VYRE" run "$tmp/grid.vyre" --grid 1,1,1
+
+for f in "$DATA"/*.vyre; do
+  case "$(basename "$f")" in
+    invalid_*) expect_fail "check-$(basename "$f")" 2 "V0" "$VYRE" check "$f" ;;
+    *) if "$VYRE" check "$f"; then echo "ok   check-$(basename "$f")"; else echo "FAIL check $f"; fails=$((fails+1)); fi ;;
+  esac
+done
+
+printf '(program bad (workgroup 1 1 1)\n  (buffer a 0 read u32 0)\n  (store a 0 1))\n' >"$tmp/bad.vyre"
+expect_fail invalid-program 2 "V0" "$VYRE" run "$tmp/bad.vyre" --input a=1
+printf '(program broken (workgroup 1 1 1)\n  (buffer a 0 read u32 0\n' >"$tmp/broken.vyre"
+expect_fail parse-error 2 "broken.vyre:" "$VYRE" run "$tmp/broken.vyre"
+expect_fail missing-input 2 "missing --input for buffer 'b'" "$VYRE" run "$tmp/xor.vyre" --input a=1,2,3,4
+expect_fail unknown-input 2 "no buffer 'zz'" "$VYRE" run "$tmp/xor.vyre" --input zz=1
+expect_fail bad-values 2 "neither a list" "$VYRE" run "$tmp/xor.vyre" --input a=1,x --input b=1
+expect_fail size-mismatch 2 "not a multiple" "$VYRE" run "$tmp/xor.vyre" --input "a=$tmp/broken.vyre" --input b=1
+expect_fail unknown-backend 2 "no backend called 'nope'" "$VYRE" run "$tmp/xor.vyre" --backend nope --input a=1 --input b=1
+expect_fail no-file 2 "cannot read" "$VYRE" run "$tmp/none.vyre"
+
+echo "$fails failures"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,82 @@
+#pragma once
+// The enabled backends as a std::tuple for TEMPLATE_LIST_TEST_CASE, and
+// helpers that run text programs on a backend.
+
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <boost/hana/unpack.hpp>
+#include <catch2/catch.hpp>
+
+#include <vyre/vyre.hpp>
+
+namespace vyre::test {
+
+/// `std::tuple<cpu_ref, ...>`: the enabled backends, from `vyre::enabled_backends`.
+using backend_list = decltype(boost::hana::unpack(vyre::enabled_backends, [](auto... t) {
+    return std::tuple<typename decltype(t)::type...>{};
+}));
+
+/// Parses a program, checks that it round-trips through the printer, and
+/// that it validates.
+inline ir::program parse_checked(const std::string& text) {
+    auto p = ir::parse(text);
+    if (!p) FAIL("parse error: " << p.error().what() << "\n" << text);
+    auto again = ir::parse(ir::print(*p));
+    REQUIRE(again.has_value());
+    CHECK(*again == *p);
+    auto d = ir::validate(*p);
+    INFO(ir::format_diagnostics(d));
+    REQUIRE(d.empty());
+    return *p;
+}
+
+/// Little-endian bytes of a vector of trivially copyable values.
+template <class T>
+bytes to_bytes(const std::vector<T>& v) {
+    bytes b(v.size() * sizeof(T));
+    if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+    return b;
+}
+
+/// Values of type T read back from bytes.
+template <class T>
+std::vector<T> from_bytes(const bytes& b) {
+    std::vector<T> v(b.size() / sizeof(T));
+    if (!v.empty()) std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
+    return v;
+}
+
+/// Runs a text program on backend B and returns its outputs (REQUIREs success).
+template <class B>
+std::vector<bytes> run(B& b, const std::string& text, const std::vector<bytes>& inputs = {},
+                       const dispatch_config& c = {}) {
+    auto p = parse_checked(text);
+    auto r = vyre::dispatch(b, p, inputs, c);
+    if (!r) FAIL("dispatch failed: " << r.error().what());
+    // Every backend must agree byte for byte with the reference.
+    if constexpr (!std::is_same_v<B, cpu_ref>) {
+        cpu_ref ref;
+        auto expect = vyre::dispatch(ref, p, inputs, c);
+        REQUIRE(expect.has_value());
+        CHECK(*r == *expect);
+    }
+    return *r;
+}
+
+/// Runs a one-invocation program whose body stores into `out` (an output
+/// buffer of `n` elements of type `ty`), returns the values.
+template <class T, class B>
+std::vector<T> run_body(B& b, const std::string& ty, std::size_t n, const std::string& body) {
+    std::string text = "(program t (workgroup 1 1 1)\n  (buffer out 0 output " + ty + " " + std::to_string(n) +
+                       ")\n" + body + ")\n";
+    dispatch_config c;
+    c.grid = std::array<std::uint32_t, 3>{1, 1, 1};
+    auto out = run(b, text, {}, c);
+    REQUIRE(out.size() == 1);
+    return from_bytes<T>(out[0]);
+}
+
+} // namespace vyre::test
