@@ -236,9 +236,23 @@ inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
     std::vector<std::size_t> done(np, 0);
     std::vector<char> queued(np, 0);
     std::vector<proc_id> work;
-    flat_u64_set member(np * 8 + pb.seeds.size());
+    // Membership: a dense bitset when procedures x facts is small, else a hash set.
+    const std::uint64_t nf = pb.fact_count();
+    const bool dense = std::uint64_t{np} * nf <= (std::uint64_t{1} << 27);
+    std::vector<std::uint64_t> dense_bits(dense ? (std::uint64_t{np} * nf + 63) / 64 : 0, 0);
+    flat_u64_set member(dense ? 0 : np * 8 + pb.seeds.size());
+    auto insert = [&](proc_id p, fact_id f) {
+        if (dense) {
+            const std::uint64_t b = std::uint64_t{p} * nf + f;
+            const std::uint64_t m = std::uint64_t{1} << (b & 63);
+            if (dense_bits[b >> 6] & m) return false;
+            dense_bits[b >> 6] |= m;
+            return true;
+        }
+        return member.insert((std::uint64_t{p} << 32) | f);
+    };
     auto add = [&](proc_id p, fact_id f) {
-        if (member.insert((std::uint64_t{p} << 32) | f)) {
+        if (insert(p, f)) {
             sets[p].push_back(f);
             if (!queued[p]) {
                 queued[p] = 1;
@@ -358,7 +372,7 @@ inline layout make_layout(const problem& pb) {
         std::vector<std::vector<std::uint32_t>> eoff, etgt;
         std::vector<std::uint32_t> etarget;
         std::vector<const flow_function*> effs;
-        L.intra_off.resize(L.num_rows + 1);
+        L.intra_off.reserve(L.num_rows + 1);
         std::size_t est = 0;
         for (std::uint32_t n = 0; n < nn; ++n)
             est += std::size_t{L.node_fact_count[n]} * (fo[n + 1] - fo[n] + (L.node_retsite[n] != no_index));
@@ -367,7 +381,6 @@ inline layout make_layout(const problem& pb) {
         for (std::uint32_t n = 0; n < nn; ++n) {
             const std::uint32_t p = L.node_proc[n];
             const std::uint32_t F = L.node_fact_count[n];
-            const std::uint32_t rb = L.row_base[n];
             etarget.clear();
             effs.clear();
             if (L.node_retsite[n] != no_index) {
@@ -392,7 +405,7 @@ inline layout make_layout(const problem& pb) {
                 detail::compile_relation(*effs[i], pfacts(p), pfacts(p), scratch, eoff[i], etgt[i]);
             }
             for (std::uint32_t d = 0; d < F; ++d) {
-                L.intra_off[rb + d] = detail::checked_u32(L.intra_node.size(), "intra entries");
+                L.intra_off.push_back(detail::checked_u32(L.intra_node.size(), "intra entries"));
                 for (std::size_t i = 0; i < k; ++i) {
                     const std::uint32_t* t = etgt[i].data();
                     for (std::uint32_t j = eoff[i][d]; j < eoff[i][d + 1]; ++j) {
@@ -402,7 +415,7 @@ inline layout make_layout(const problem& pb) {
                 }
             }
         }
-        L.intra_off[L.num_rows] = detail::checked_u32(L.intra_node.size(), "intra entries");
+        L.intra_off.push_back(detail::checked_u32(L.intra_node.size(), "intra entries"));
     }
 
     // Call edges.
@@ -449,13 +462,17 @@ inline layout make_layout(const problem& pb) {
             std::vector<std::uint32_t> pos(so.begin(), so.end() - 1);
             for (std::uint32_t ce = 0; ce < nc; ++ce) sce[pos[L.ce_site[ce]]++] = ce;
         }
-        L.call_off.assign(L.num_rows + 1, 0);
+        L.call_off.reserve(L.num_rows + 1);
         L.call_ce.reserve(crel_tgt.size());
         L.call_fact.reserve(crel_tgt.size());
         for (std::uint32_t n = 0; n < nn; ++n) {
-            const std::uint32_t rb = L.row_base[n];
+            if (so[n] == so[n + 1]) {  // not a call site: empty rows
+                L.call_off.insert(L.call_off.end(), L.node_fact_count[n],
+                                  static_cast<std::uint32_t>(L.call_ce.size()));
+                continue;
+            }
             for (std::uint32_t d = 0; d < L.node_fact_count[n]; ++d) {
-                L.call_off[rb + d] = static_cast<std::uint32_t>(L.call_ce.size());
+                L.call_off.push_back(detail::checked_u32(L.call_ce.size(), "call entries"));
                 for (std::uint32_t i = so[n]; i < so[n + 1]; ++i) {
                     const std::uint32_t ce = sce[i];
                     for (std::uint32_t j = crel_off[cbase[ce] + d]; j < crel_off[cbase[ce] + d + 1]; ++j) {
@@ -465,7 +482,7 @@ inline layout make_layout(const problem& pb) {
                 }
             }
         }
-        L.call_off[L.num_rows] = detail::checked_u32(L.call_ce.size(), "call entries");
+        L.call_off.push_back(detail::checked_u32(L.call_ce.size(), "call entries"));
 
         // Reverse call relation per call edge (counting sort by callee fact; caller facts ascend).
         const std::uint32_t nr = L.rcall_row[nc];

@@ -1,0 +1,173 @@
+#pragma once
+/// \file weir/ifds/resident_graph.hpp
+/// A layout uploaded to resident memory once (`resident_graph<D>`), and a
+/// cache of them keyed by backend id, backend version, layout hash and shape,
+/// with LRU eviction under a byte budget (`resident_graph_cache<D>`).
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <weir/ifds/kernels.hpp>
+#include <weir/ifds/layout.hpp>
+#include <weir/ifds/resident_dispatch.hpp>
+
+namespace weir::ifds {
+
+namespace detail {
+/// The layout's tables in `kernel_buffers` order.
+inline std::array<const std::vector<std::uint32_t>*, graph_buffer_count> graph_tables(const layout& L) {
+    return {&L.node_kind,   &L.node_fact_count, &L.pe_word,     &L.row_base,   &L.node_proc,  &L.node_retsite,
+            &L.intra_off,   &L.intra_node,      &L.intra_fact,  &L.call_off,   &L.call_ce,    &L.call_fact,
+            &L.ce_site,     &L.ce_callee,       &L.ce_retsite,  &L.proc_start, &L.proc_exit,  &L.ret_row,
+            &L.ret_off,     &L.ret_fact,        &L.rcall_row,   &L.rcall_off,  &L.rcall_fact, &L.callers_off,
+            &L.callers_ce};
+}
+inline void fnv(std::uint64_t& h, const void* p, std::size_t n) {
+    auto* b = static_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) {
+        h ^= b[i];
+        h *= 1099511628211ull;
+    }
+}
+} // namespace detail
+
+/// A stable 64-bit hash of every table of a layout (for cache keys).
+inline std::uint64_t layout_hash(const layout& L) {
+    std::uint64_t h = 1469598103934665603ull;
+    std::uint32_t dims[5] = {L.num_nodes, L.num_procs, L.num_facts, L.num_rows, L.pe_words};
+    detail::fnv(h, dims, sizeof dims);
+    for (const auto* t : detail::graph_tables(L)) {
+        std::uint64_t n = t->size();
+        detail::fnv(h, &n, sizeof n);
+        if (!t->empty()) detail::fnv(h, t->data(), t->size() * 4);
+    }
+    return h;
+}
+
+/// The shape of a layout: what sizes its resident buffers have.
+struct layout_shape {
+    std::uint32_t num_nodes = 0, num_procs = 0, num_rows = 0, pe_words = 0;
+    bool operator==(const layout_shape&) const = default;
+};
+
+/// A layout's tables in resident memory, uploaded with one `upload_many`.
+/// Frees them when destroyed; the dispatcher must outlive it.
+template <ifds_resident_dispatch D>
+class resident_graph {
+public:
+    using resource = typename D::resource;
+
+    /// Uploads `L`'s tables (each padded to at least one element).
+    static result<std::shared_ptr<resident_graph>> upload(D& d, const layout& L) {
+        auto g = std::shared_ptr<resident_graph>(new resident_graph(d));
+        auto tables = detail::graph_tables(L);
+        std::vector<std::vector<std::uint8_t>> staging(tables.size());
+        std::vector<vyre::upload_op<resource>> ops;
+        for (std::size_t i = 0; i < tables.size(); ++i) {
+            const auto& t = *tables[i];
+            std::size_t n = std::max<std::size_t>(t.size(), 1);
+            staging[i].assign(n * 4, 0);
+            if (!t.empty()) std::memcpy(staging[i].data(), t.data(), t.size() * 4);
+            auto r = d.allocate(n * 4);
+            if (!r) return vyre::make_unexpected(r.error());
+            g->tables_.push_back(*r);
+            g->bytes_ += n * 4;
+            ops.push_back({*r, staging[i]});
+        }
+        VYRE_TRY(d.upload_many(std::span<const vyre::upload_op<resource>>(ops)));
+        g->shape_ = {L.num_nodes, L.num_procs, L.num_rows, L.pe_words};
+        return g;
+    }
+    resident_graph(const resident_graph&) = delete;
+    resident_graph& operator=(const resident_graph&) = delete;
+    ~resident_graph() {
+        for (const auto& r : tables_) (void)d_->free(r);
+    }
+
+    /// The tables' resources in `kernel_buffers` order.
+    const std::vector<resource>& tables() const { return tables_; }
+    /// Resident bytes held.
+    std::uint64_t bytes() const { return bytes_; }
+    /// Sizes of the uploaded layout.
+    const layout_shape& shape() const { return shape_; }
+
+private:
+    explicit resident_graph(D& d) : d_(&d) {}
+    D* d_;
+    std::vector<resource> tables_;
+    std::uint64_t bytes_ = 0;
+    layout_shape shape_;
+};
+
+/// Counters of a graph cache.
+struct graph_cache_stats {
+    std::uint64_t hits = 0, misses = 0, evictions = 0, bytes = 0, entries = 0;
+};
+
+/// Resident graphs keyed by (backend id, backend version, layout hash, shape),
+/// least recently used evicted first when the byte budget is exceeded. A graph
+/// still used by a solver stays alive (shared) until that solver drops it.
+template <ifds_resident_dispatch D>
+class resident_graph_cache {
+public:
+    using graph = resident_graph<D>;
+
+    /// A cache holding at most `byte_budget` resident bytes (the newest graph is kept even if larger).
+    explicit resident_graph_cache(std::uint64_t byte_budget = 1ull << 30) : budget_(byte_budget) {}
+
+    /// The resident graph of `L` on `d`: cached, or uploaded now.
+    result<std::shared_ptr<graph>> get(D& d, const layout& L) {
+        key k{std::string(d.backend_id()), std::string(d.backend_version()), layout_hash(L),
+              {L.num_nodes, L.num_procs, L.num_rows, L.pe_words}, &d};
+        std::lock_guard lk(mu_);
+        for (auto it = lru_.begin(); it != lru_.end(); ++it)
+            if (it->first == k) {
+                lru_.splice(lru_.begin(), lru_, it);
+                stats_.hits++;
+                return lru_.front().second;
+            }
+        stats_.misses++;
+        auto g = graph::upload(d, L);
+        if (!g) return g;
+        lru_.emplace_front(k, *g);
+        stats_.bytes += (*g)->bytes();
+        while (stats_.bytes > budget_ && lru_.size() > 1) {
+            stats_.bytes -= lru_.back().second->bytes();
+            lru_.pop_back();
+            stats_.evictions++;
+        }
+        return lru_.front().second;
+    }
+    /// Hit, miss and eviction counters, bytes and entries held.
+    graph_cache_stats stats() const {
+        std::lock_guard lk(mu_);
+        auto s = stats_;
+        s.entries = lru_.size();
+        return s;
+    }
+    /// Drops every entry.
+    void clear() {
+        std::lock_guard lk(mu_);
+        lru_.clear();
+        stats_.bytes = 0;
+    }
+
+private:
+    struct key {
+        std::string id, version;
+        std::uint64_t hash;
+        layout_shape shape;
+        const D* dispatcher;  // resources belong to one dispatcher instance
+        bool operator==(const key&) const = default;
+    };
+    mutable std::mutex mu_;
+    std::uint64_t budget_;
+    std::list<std::pair<key, std::shared_ptr<graph>>> lru_;
+    graph_cache_stats stats_;
+};
+
+} // namespace weir::ifds

@@ -1,0 +1,315 @@
+#pragma once
+/// \file weir/ifds/resident_solver.hpp
+/// `resident_solver<D>`: the exact IFDS fixed point computed in
+/// bulk-synchronous rounds on resident buffers, over any
+/// `ifds_resident_dispatch` D (vyre backends through `vyre_resident_ifds`).
+///
+/// The graph is uploaded once (or shared through `resident_graph_cache`).
+/// A solve seeds the frontier, then runs rounds: each round is one resident
+/// sequence (the expand kernel) followed by a ranged read of the 4-byte
+/// out-count; the frontiers swap; it stops when a round finds nothing new.
+/// Only the final path-edge bitset is downloaded whole. Its bits equal the
+/// tabulation solver's, bit for bit.
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <weir/ifds/kernels.hpp>
+#include <weir/ifds/layout.hpp>
+#include <weir/ifds/resident_dispatch.hpp>
+#include <weir/ifds/resident_graph.hpp>
+#include <weir/ifds/stats.hpp>
+
+namespace weir::ifds {
+
+/// Options of a resident solver.
+struct resident_options {
+    /// Frontier entries allocated at first (grown by doubling on demand).
+    std::uint32_t initial_frontier = 4096;
+    /// Workgroups per round at most (rounds use a grid-stride loop).
+    std::uint32_t max_workgroups = 65535;
+    /// Called after each round with (round, frontier size, path edges so far); may be empty.
+    std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)> on_round;
+};
+
+/// A set of seeds in layout terms: start nodes and *local* fact indices.
+struct seed_set {
+    std::vector<std::uint32_t> node;
+    std::vector<std::uint32_t> fact;
+};
+
+/// The resident solver. Scratch buffers (path edges, frontiers, counters) are
+/// allocated once and reused by every solve and batch entry.
+template <ifds_resident_dispatch D>
+class resident_solver {
+public:
+    using resource = typename D::resource;
+
+    /// What a solve returns: the path-edge bitset (as `tabulation_solver`'s) and statistics.
+    struct output {
+        std::vector<std::uint32_t> path_edges;
+        solve_stats stats;
+    };
+
+    /// Uploads the layout's graph now.
+    static result<resident_solver> create(D& d, const layout& L, resident_options opt = {}) {
+        auto t0 = clock::now();
+        auto g = resident_graph<D>::upload(d, L);
+        if (!g) return vyre::make_unexpected(g.error());
+        auto s = create(d, L, std::move(*g), std::move(opt));
+        if (s) s->upload_seconds_ = seconds_since(t0);
+        return s;
+    }
+    /// Uses an already resident graph (from a `resident_graph_cache`).
+    static result<resident_solver> create(D& d, const layout& L, std::shared_ptr<resident_graph<D>> g,
+                                          resident_options opt = {}) {
+        if (!(g->shape() == layout_shape{L.num_nodes, L.num_procs, L.num_rows, L.pe_words}))
+            return vyre::fail(vyre::error_code::invalid_argument, "resident_solver: the resident graph has another shape than the layout",
+                              "get the graph for this layout from the cache");
+        resident_solver s(d, L, std::move(g), std::move(opt));
+        VYRE_TRY(s.allocate_scratch());
+        return s;
+    }
+
+    resident_solver(resident_solver&& o) noexcept { *this = std::move(o); }
+    resident_solver& operator=(resident_solver&& o) noexcept {
+        if (this != &o) {
+            release();
+            d_ = o.d_;
+            L_ = o.L_;
+            graph_ = std::move(o.graph_);
+            opt_ = std::move(o.opt_);
+            pe_ = o.pe_, fa_ = o.fa_, fb_ = o.fb_, counters_ = o.counters_;
+            cap_a_ = o.cap_a_, cap_b_ = o.cap_b_;
+            have_pe_ = o.have_pe_, have_a_ = o.have_a_, have_b_ = o.have_b_, have_c_ = o.have_c_;
+            upload_seconds_ = o.upload_seconds_;
+            programs_ = std::move(o.programs_);
+            owns_ = o.owns_;
+            o.owns_ = false;
+        }
+        return *this;
+    }
+    resident_solver(const resident_solver&) = delete;
+    resident_solver& operator=(const resident_solver&) = delete;
+    ~resident_solver() { release(); }
+
+    /// Solves for the layout's own seeds.
+    result<output> solve() { return solve(L_->seed_node, L_->seed_fact); }
+
+    /// Solves for the given seeds (start nodes, local fact indices).
+    result<output> solve(std::span<const std::uint32_t> seed_node, std::span<const std::uint32_t> seed_fact) {
+        output out;
+        out.stats.seconds_upload = upload_seconds_;
+        upload_seconds_ = 0;
+        VYRE_TRY(run(seed_node, seed_fact, out));
+        return out;
+    }
+
+    /// Solves many seed sets over the one resident graph, reusing every buffer.
+    result<std::vector<output>> solve_batch(std::span<const seed_set> sets) {
+        std::vector<output> outs;
+        outs.reserve(sets.size());
+        for (const auto& s : sets) {
+            auto o = solve(s.node, s.fact);
+            if (!o) return vyre::make_unexpected(o.error());
+            outs.push_back(std::move(*o));
+        }
+        return outs;
+    }
+
+    /// The resident graph in use.
+    const std::shared_ptr<resident_graph<D>>& graph() const { return graph_; }
+
+private:
+    using clock = std::chrono::steady_clock;
+    static double seconds_since(clock::time_point t) {
+        return std::chrono::duration<double>(clock::now() - t).count();
+    }
+
+    struct kernels {
+        vyre::ir::program seed = seed_kernel(), expand = expand_kernel(), copy = copy_kernel(), clear = clear_kernel();
+    };
+
+    resident_solver(D& d, const layout& L, std::shared_ptr<resident_graph<D>> g, resident_options opt)
+        : d_(&d), L_(&L), graph_(std::move(g)), opt_(std::move(opt)), programs_(std::make_shared<kernels>()) {}
+
+    result<void> allocate_scratch() {
+        owns_ = true;
+        auto words = std::max<std::uint32_t>(L_->pe_words, 1);
+        auto pe = d_->allocate(std::uint64_t(words) * 4);
+        if (!pe) return vyre::make_unexpected(pe.error());
+        pe_ = *pe;
+        have_pe_ = true;
+        cap_a_ = cap_b_ = std::max<std::uint32_t>(opt_.initial_frontier, 16);
+        auto a = d_->allocate(std::uint64_t(cap_a_) * 8);
+        if (!a) return vyre::make_unexpected(a.error());
+        fa_ = *a;
+        have_a_ = true;
+        auto b = d_->allocate(std::uint64_t(cap_b_) * 8);
+        if (!b) return vyre::make_unexpected(b.error());
+        fb_ = *b;
+        have_b_ = true;
+        auto c = d_->allocate(16);
+        if (!c) return vyre::make_unexpected(c.error());
+        counters_ = *c;
+        have_c_ = true;
+        return {};
+    }
+
+    void release() {
+        if (!owns_) return;
+        if (have_pe_) (void)d_->free(pe_);
+        if (have_a_) (void)d_->free(fa_);
+        if (have_b_) (void)d_->free(fb_);
+        if (have_c_) (void)d_->free(counters_);
+        owns_ = false;
+    }
+
+    std::vector<resource> bindings(const resource& fin, const resource& fout) const {
+        std::vector<resource> rs = graph_->tables();
+        rs.push_back(pe_);
+        rs.push_back(fin);
+        rs.push_back(fout);
+        rs.push_back(counters_);
+        return rs;
+    }
+
+    result<void> set_counters(std::uint32_t in, std::uint32_t out, std::uint32_t cap, output& o) {
+        std::uint32_t c[4] = {in, out, cap, 0};
+        o.stats.bytes_uploaded += sizeof c;
+        if constexpr (requires { d_->upload_at(counters_, 0, bytes_view()); })
+            return d_->upload_at(counters_, 0, bytes_view(reinterpret_cast<const std::uint8_t*>(c), sizeof c));
+        else
+            return d_->upload(counters_, bytes_view(reinterpret_cast<const std::uint8_t*>(c), sizeof c));
+    }
+
+    /// Runs `prog` over frontier A → B until it fits, growing B on overflow.
+    /// Returns the number of new entries in B.
+    result<std::uint32_t> round(const vyre::ir::program& prog, std::uint32_t n_in, output& o) {
+        std::uint32_t already = 0;
+        for (;;) {
+            VYRE_TRY(set_counters(n_in, already, cap_b_, o));
+            std::uint32_t groups = std::clamp<std::uint32_t>((n_in + 63) / 64, 1, opt_.max_workgroups);
+            std::vector<dispatch_step<resource>> steps{
+                {&prog, bindings(fa_, fb_), std::array<std::uint32_t, 3>{groups, 1, 1}}};
+            std::uint32_t n_out = 0;
+            std::vector<vyre::read_range<resource>> rr{{counters_, 4, 4}};
+            std::vector<mutable_bytes_view> outs{mutable_bytes_view(reinterpret_cast<std::uint8_t*>(&n_out), 4)};
+            VYRE_TRY(dispatch_resident_sequence_read_ranges_into(
+                *d_, std::span<const dispatch_step<resource>>(steps), std::span<const vyre::read_range<resource>>(rr),
+                std::span<const mutable_bytes_view>(outs)));
+            o.stats.bytes_downloaded += 4;
+            if (n_out <= cap_b_) return n_out;
+            // Overflow: keep the cap_b_ valid entries, grow B, and run the round again;
+            // the edges that did not fit had their bits cleared and are found again.
+            std::uint64_t want = std::max<std::uint64_t>(std::uint64_t(n_out), std::uint64_t(cap_b_) * 2);
+            if (want > 0x7fffffffull)
+                return vyre::fail(vyre::error_code::out_of_memory, "resident_solver: frontier of " + std::to_string(n_out) +
+                                  " path edges exceeds the 2^31 entry limit", "split the problem or its seeds");
+            auto nb = d_->allocate(want * 8);
+            if (!nb) return vyre::make_unexpected(nb.error());
+            std::vector<resource> cp{fb_, *nb};
+            VYRE_TRY(d_->dispatch_resident(programs_->copy, std::span<const resource>(cp),
+                                           std::array<std::uint32_t, 3>{1, 1, 1}));
+            (void)d_->free(fb_);
+            fb_ = *nb;
+            already = cap_b_;
+            cap_b_ = static_cast<std::uint32_t>(want);
+        }
+    }
+
+    result<void> run(std::span<const std::uint32_t> seed_node, std::span<const std::uint32_t> seed_fact, output& o) {
+        const layout& L = *L_;
+        if (seed_node.size() != seed_fact.size())
+            return vyre::fail(vyre::error_code::invalid_argument, "resident_solver: seed nodes and facts differ in number",
+                              "pass one local fact per seed node");
+        for (std::size_t i = 0; i < seed_node.size(); ++i) {
+            auto n = seed_node[i];
+            if (n >= L.num_nodes || !(L.node_kind[n] & kind_start))
+                return vyre::fail(vyre::error_code::invalid_argument,
+                                  "resident_solver: seed " + std::to_string(i) + " is not at a start node",
+                                  "seed only start nodes of procedures");
+            if (seed_fact[i] >= L.node_fact_count[n])
+                return vyre::fail(vyre::error_code::invalid_argument,
+                                  "resident_solver: seed " + std::to_string(i) + " has local fact " +
+                                      std::to_string(seed_fact[i]) + " outside its procedure's fact set",
+                                  "use local fact indices of the seed's procedure");
+        }
+        auto t0 = clock::now();
+        // reset the path edges
+        std::vector<resource> clr{pe_};
+        VYRE_TRY(d_->dispatch_resident(programs_->clear, std::span<const resource>(clr),
+                                       std::array<std::uint32_t, 3>{1, 1, 1}));
+        // seeds into frontier A
+        auto n_seeds = static_cast<std::uint32_t>(seed_node.size());
+        if (n_seeds > cap_a_) {
+            auto na = d_->allocate(std::uint64_t(n_seeds) * 8);
+            if (!na) return vyre::make_unexpected(na.error());
+            (void)d_->free(fa_);
+            fa_ = *na;
+            cap_a_ = n_seeds;
+        }
+        if (n_seeds) {
+            std::vector<std::uint32_t> entries(2 * n_seeds);
+            for (std::uint32_t i = 0; i < n_seeds; ++i) {
+                entries[2 * i] = seed_node[i];
+                entries[2 * i + 1] = seed_fact[i] * L.node_fact_count[seed_node[i]] + seed_fact[i];
+            }
+            bytes_view v(reinterpret_cast<const std::uint8_t*>(entries.data()), entries.size() * 4);
+            std::vector<vyre::write_range<resource>> w{{fa_, 0, v}};
+            VYRE_TRY(upload_at_many(*d_, std::span<const vyre::write_range<resource>>(w)));
+            o.stats.bytes_uploaded += v.size();
+        }
+        auto n = round(programs_->seed, n_seeds, o);
+        if (!n) return vyre::make_unexpected(n.error());
+        std::uint64_t total = *n;
+        std::uint32_t frontier = *n;
+        while (frontier > 0) {
+            std::swap(fa_, fb_);
+            std::swap(cap_a_, cap_b_);
+            auto next = round(programs_->expand, frontier, o);
+            if (!next) return vyre::make_unexpected(next.error());
+            o.stats.rounds++;
+            o.stats.max_frontier = std::max<std::uint64_t>(o.stats.max_frontier, frontier);
+            frontier = *next;
+            total += frontier;
+            if (opt_.on_round) opt_.on_round(o.stats.rounds, frontier, total);
+        }
+        o.stats.path_edges = total;
+        o.stats.seconds_solve = seconds_since(t0);
+        auto t1 = clock::now();
+        o.path_edges.assign(std::max<std::uint32_t>(L.pe_words, 1), 0);
+        VYRE_TRY(d_->download_into(pe_, mutable_bytes_view(reinterpret_cast<std::uint8_t*>(o.path_edges.data()),
+                                                          o.path_edges.size() * 4)));
+        o.stats.bytes_downloaded += o.path_edges.size() * 4;
+        o.path_edges.resize(L.pe_words);
+        // contexts: self-loop path edges <s_p, c> -> <s_p, c>
+        for (std::uint32_t p = 0; p < L.num_procs; ++p) {
+            std::uint32_t s = L.proc_start[p], f = L.node_fact_count[s];
+            for (std::uint32_t c = 0; c < f; ++c) {
+                std::uint64_t bit = std::uint64_t(c) * f + c;
+                if (o.path_edges[L.pe_word[s] + bit / 32] >> (bit % 32) & 1u) o.stats.contexts++;
+            }
+        }
+        o.stats.seconds_extract = seconds_since(t1);
+        return {};
+    }
+
+    D* d_ = nullptr;
+    const layout* L_ = nullptr;
+    std::shared_ptr<resident_graph<D>> graph_;
+    resident_options opt_;
+    resource pe_{}, fa_{}, fb_{}, counters_{};
+    bool have_pe_ = false, have_a_ = false, have_b_ = false, have_c_ = false, owns_ = false;
+    std::uint32_t cap_a_ = 0, cap_b_ = 0;
+    double upload_seconds_ = 0;
+    std::shared_ptr<kernels> programs_;
+};
+
+} // namespace weir::ifds

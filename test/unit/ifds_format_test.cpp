@@ -1,0 +1,681 @@
+/// \file test/unit/ifds_format_test.cpp
+/// The `.ifds` loader, printer and `problem_builder` against the spec
+/// (ifds-format.md): every error (line, token, message), every lexical rule,
+/// round trips, and robustness on truncated, mutated and random inputs.
+
+#include <catch2/catch.hpp>
+
+#include <weir/ifds/builder.hpp>
+#include <weir/ifds/format.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef WEIR_TEST_DATA_DIR
+/// Where the example `.ifds` files are (the build may define it; the default
+/// works from the repository root).
+#define WEIR_TEST_DATA_DIR "test/data/ifds"
+#endif
+
+using namespace weir::ifds;
+
+namespace {
+
+const char* const data_files[] = {"spec_examples.ifds", "recursion.ifds", "indirect.ifds", "two_sites.ifds"};
+
+std::string data_path(const std::string& name) { return std::string(WEIR_TEST_DATA_DIR) + "/" + name; }
+
+std::string read_data(const std::string& name) {
+    std::ifstream in(data_path(name), std::ios::binary);
+    REQUIRE(in.good());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+problem load_ok(std::string_view text) {
+    auto r = load_problem(text, "t.ifds");
+    if (!r) FAIL("unexpected error: " << r.error().what());
+    return std::move(r).value();
+}
+
+/// The number of the last line (1 for an empty text), as the spec's end-of-file errors use.
+std::uint32_t last_line_of(std::string_view text) {
+    std::uint32_t n = static_cast<std::uint32_t>(std::count(text.begin(), text.end(), '\n'));
+    if (!text.empty() && text.back() != '\n') ++n;
+    return n == 0 ? 1 : n;
+}
+
+struct error_case {
+    const char* what;
+    std::string text;
+    std::uint32_t line;
+    std::string token;
+    std::string fragment;
+};
+
+void check_errors(const std::vector<error_case>& cases) {
+    for (const error_case& c : cases) {
+        INFO("case: " << c.what << "\n--- text ---\n" << c.text << "--- end ---");
+        auto r = load_problem(c.text, "t.ifds");
+        REQUIRE_FALSE(r);
+        const load_error& e = r.error();
+        INFO("got: " << e.what());
+        CHECK(e.file == "t.ifds");
+        CHECK(e.line == c.line);
+        CHECK(e.token == c.token);
+        CHECK(e.message.find(c.fragment) != std::string::npos);
+    }
+}
+
+/// Lines 1..9 declare: facts x y; main (ms, me) with a b c; f (fs, fe) with g; h (hs, he).
+const std::string H =
+    "ifds 1\n"
+    "facts x y\n"
+    "proc main ms me\n"
+    "node a main\n"
+    "node b main\n"
+    "node c main\n"
+    "proc f fs fe\n"
+    "node g f\n"
+    "proc h hs he\n";
+/// H, then `body` from line 10, then a seed.
+std::string with(const std::string& body) { return H + body + "seed ms 0\n"; }
+
+} // namespace
+
+// ---------------------------------------------------------------- errors ----
+
+TEST_CASE("ifds format: header and lexical errors", "[ifds][format][errors]") {
+    check_errors({
+        {"empty file", "", 1, "", "missing header"},
+        {"only comments and blanks", "# nothing\n\n   \t\n", 3, "", "missing header"},
+        {"only a BOM", "\xEF\xBB\xBF", 1, "", "missing header"},
+        {"statement before header", "facts x\nifds 1\n", 1, "facts", "missing header"},
+        {"header after comments is fine, wrong version is not", "# c\n\nifds 2\n", 3, "2",
+         "unsupported format version"},
+        {"huge version number", "ifds 99999999999999\n", 1, "99999999999999", "unsupported format version"},
+        {"version missing", "ifds\n", 1, "", "format version"},
+        {"token after header", "ifds 1 x\n", 1, "x", "expected end of line"},
+        {"repeated header", "ifds 1\nfacts x\nifds 1\n", 3, "ifds", "repeated header"},
+        {"unknown statement", with("frob a b\n"), 10, "frob", "unknown statement"},
+        {"keywords are case sensitive", with("Flow a b id\n"), 10, "Flow", "unknown statement"},
+        {"name starting with a digit", "ifds 1\nfacts 1x\n", 2, "1x", "malformed fact name"},
+        {"name with a dash", "ifds 1\nfacts a-b\n", 2, "a-b", "malformed fact name"},
+        {"comma is not a separator", "ifds 1\nfacts a,b\n", 2, "a,b", "malformed fact name"},
+        {"NUL byte inside a token", std::string("ifds 1\nfacts a\0b\n", 17), 2, std::string("a\0b", 3),
+         "malformed fact name"},
+        {"CR not before LF", "ifds 1\nfacts a\rb\n", 2, "a\rb", "malformed fact name"},
+        {"zero fact declared", "ifds 1\nfacts x 0\n", 2, "0", "zero fact"},
+    });
+}
+
+TEST_CASE("ifds format: declaration errors", "[ifds][format][errors]") {
+    check_errors({
+        {"fact twice on one line", "ifds 1\nfacts x x\n", 2, "x", "already declared at line 2"},
+        {"fact twice on two lines", with("facts y\n"), 10, "y", "already declared at line 2"},
+        {"procedure twice", with("proc f f2s f2e\n"), 10, "f", "procedure 'f' is already declared at line 7"},
+        {"node twice", with("node a main\n"), 10, "a", "node 'a' is already declared at line 4"},
+        {"node line for a start node", with("node ms main\n"), 10, "ms", "already declared at line 3"},
+        {"node line for an exit node", with("node fe f\n"), 10, "fe", "already declared"},
+        {"proc reusing a node as its exit", with("proc k ks a\n"), 10, "a", "already declared"},
+        {"proc with start == exit", with("proc k ks ks\n"), 10, "ks", "distinct"},
+        {"proc missing exit", with("proc k ks\n"), 10, "", "missing the exit node"},
+        {"proc missing start", with("proc k\n"), 10, "", "missing the start node"},
+        {"proc missing name", with("proc\n"), 10, "", "missing the procedure name"},
+        {"proc extra token", with("proc k ks ke kx\n"), 10, "kx", "expected end of line"},
+        {"proc malformed name", with("proc 9k ks ke\n"), 10, "9k", "malformed procedure name"},
+        {"proc malformed node name", with("proc k ks k-e\n"), 10, "k-e", "malformed node name"},
+        {"node of unknown procedure", with("node n nope\n"), 10, "nope", "unknown procedure"},
+        {"node of unknown procedure declared before use", "ifds 1\nnode n nope\nflow n n id\nseed n 0\n", 2, "nope",
+         "unknown procedure"},
+        {"node missing procedure", with("node n\n"), 10, "", "missing the procedure name"},
+        {"node missing name", with("node\n"), 10, "", "missing the node name"},
+        {"node extra token", with("node n main x\n"), 10, "x", "expected end of line"},
+        {"node malformed name", with("node n! main\n"), 10, "n!", "malformed node name"},
+        {"node malformed procedure name", with("node n 1p\n"), 10, "1p", "malformed procedure name"},
+    });
+}
+
+TEST_CASE("ifds format: flow errors", "[ifds][format][errors]") {
+    check_errors({
+        {"unknown node", with("flow a zz id\n"), 10, "zz", "unknown node 'zz'"},
+        {"malformed node", with("flow a$b b id\nflow 1a b id\n"), 10, "a$b", "unknown node"},  // a$b is a name
+        {"malformed node name", with("flow a b id\nflow 1a b id\n"), 11, "1a", "malformed node name"},
+        {"missing TO", with("flow a\n"), 10, "", "(TO)"},
+        {"missing FROM", with("flow\n"), 10, "", "(FROM)"},
+        {"crossing procedures", with("flow a g id\n"), 10, "g", "inside one procedure"},
+        {"leaving an exit node", with("flow me a id\n"), 10, "me", "exit node"},
+        {"leaving a call site (call first)", with("call a f b\nflow a c id\n"), 11, "a", "call site"},
+        {"leaving a call site (flow first)", with("flow a c id\ncall a f b\n"), 11, "a", "cannot have flow edges"},
+        {"repeated flow edge", with("flow a b id\nflow b c\nflow a b gen:x\n"), 12, "b",
+         "repeated flow edge 'a' -> 'b': already given at line 10"},
+        {"malformed term", with("flow a b foo\n"), 10, "foo", "flow-function term"},
+        {"term looking like a list", with("flow a b id:x\n"), 10, "id:x", "flow-function term"},
+        {"kill:0", with("flow a b id kill:0\n"), 10, "kill:0", "cannot be killed"},
+        {"kill list with 0", with("flow a b id kill:x,0\n"), 10, "kill:x,0", "cannot be killed"},
+        {"gen:0", with("flow a b gen:0\n"), 10, "gen:0", "cannot be generated"},
+        {"0>0", with("flow a b 0>0\n"), 10, "0>0", "'0>0' may not be written"},
+        {"a>0", with("flow a b x>0\n"), 10, "x>0", "may not lead to the zero fact"},
+        {"empty kill list", with("flow a b id kill:\n"), 10, "kill:", "expected a fact name"},
+        {"trailing comma", with("flow a b gen:x,\n"), 10, "gen:x,", "expected a fact name"},
+        {"empty list item", with("flow a b gen:x,,y\n"), 10, "gen:x,,y", "expected a fact name"},
+        {"pair without source", with("flow a b >x\n"), 10, ">x", "malformed pair"},
+        {"pair without target", with("flow a b x>\n"), 10, "x>", "malformed pair"},
+        {"unknown fact in a list", with("flow a b id kill:x,zz\n"), 10, "zz", "unknown fact 'zz'"},
+        {"malformed fact in a list", with("flow a b gen:1z\n"), 10, "1z", "malformed fact name"},
+        {"unknown fact in a pair", with("flow a b zz>x\n"), 10, "zz", "unknown fact"},
+        {"double pair", with("flow a b x>y>x\n"), 10, "y>x", "malformed fact name"},
+        {"procedure names are not facts", with("flow a b gen:main\n"), 10, "main", "unknown fact"},
+    });
+}
+
+TEST_CASE("ifds format: call errors", "[ifds][format][errors]") {
+    check_errors({
+        {"unknown callee", with("call a zz b\n"), 10, "zz", "unknown procedure 'zz'"},
+        {"node names are not procedures", with("call a g b\n"), 10, "g", "unknown procedure"},
+        {"missing callee", with("call a\n"), 10, "", "(CALLEE)"},
+        {"missing return site", with("call a f\n"), 10, "", "(RETSITE)"},
+        {"unknown site", with("call zz f b\n"), 10, "zz", "unknown node"},
+        {"return site is the site", with("call a f a\n"), 10, "a", "must differ from the call site"},
+        {"return site outside the caller", with("call a f g\n"), 10, "g", "node of the caller 'main'"},
+        {"call site is an exit node", with("call me f a\n"), 10, "me", "cannot be an exit node"},
+        {"one site, two return sites", with("call a f b\ncall a h c\n"), 11, "c", "same return site"},
+        {"repeated call", with("call a f b\ncall a f b\n"), 11, "f", "repeated call"},
+        {"extra token", with("call a f b c\n"), 10, "c", "expected end of line"},
+        {"callflow without a call", with("callflow a f id\n"), 10, "f", "callflow needs a matching call"},
+        {"callflow for another callee", with("call a f b\ncallflow a h id\n"), 11, "h", "matching call"},
+        {"retflow without a call", with("retflow a f id\n"), 10, "f", "retflow needs a matching call"},
+        {"repeated callflow", with("callflow a f id\ncall a f b\ncallflow a f gen:x\n"), 12, "f",
+         "repeated callflow"},
+        {"repeated retflow", with("call a f b\nretflow a f id\nretflow a f\n"), 12, "f", "repeated retflow"},
+        {"ctrflow without a call", with("ctrflow a id\n"), 10, "a", "ctrflow needs a call"},
+        {"repeated ctrflow", with("call a f b\nctrflow a\nctrflow a id\n"), 12, "a", "repeated ctrflow"},
+        {"callflow with a bad term", with("call a f b\ncallflow a f kill:0\n"), 11, "kill:0", "cannot be killed"},
+        {"ctrflow with a bad term", with("call a f b\nctrflow a gen:0\n"), 11, "gen:0", "cannot be generated"},
+        {"callflow missing callee", with("callflow a\n"), 10, "", "(CALLEE)"},
+        {"ctrflow missing site", with("ctrflow\n"), 10, "", "(SITE)"},
+    });
+}
+
+TEST_CASE("ifds format: seed errors and end-of-file errors", "[ifds][format][errors]") {
+    check_errors({
+        {"seed at a node that is not a start", H + "seed a 0\n", 10, "a", "start node"},
+        {"seed at an exit", H + "seed me 0\n", 10, "me", "start node"},
+        {"seed of an unknown fact", H + "seed ms zz\n", 10, "zz", "unknown fact"},
+        {"seed of a malformed fact", H + "seed ms 1z\n", 10, "1z", "malformed fact name"},
+        {"seed at an unknown node", H + "seed zz 0\n", 10, "zz", "unknown node"},
+        {"seed missing fact", H + "seed ms\n", 10, "", "(FACT)"},
+        {"seed extra token", H + "seed ms 0 x\n", 10, "x", "expected end of line"},
+        {"repeated seed", H + "seed ms x\nseed fs 0\nseed ms x\n", 12, "x", "repeated seed"},
+        {"no seed", H, 9, "", "no seed"},
+        {"no seed, comments after", H + "# end\n\n", 11, "", "no seed"},
+        {"no seed, no final newline", H + "flow a b id", 10, "", "no seed"},
+        {"header only", "ifds 1\n", 1, "", "no seed"},
+    });
+}
+
+TEST_CASE("ifds format: the first error in line order is reported", "[ifds][format][errors]") {
+    check_errors({
+        {"unmatched callflow before a later syntax error", with("callflow a f id\nflow a b\nfrob\n"), 10, "f",
+         "matching call"},
+        {"statement error before a declaration error", with("flow a zz id\nfacts x\n"), 10, "zz", "unknown node"},
+        {"declaration error before a statement error", with("node a main\nflow a zz id\n"), 10, "a",
+         "already declared"},
+        {"a call after an error still matches an earlier callflow",
+         with("callflow a f id\nfrob\ncall a f b\n"), 11, "frob", "unknown statement"},
+        {"a faulty call still matches an earlier callflow", with("callflow a f id\nflow b c\ncall a f g\n"), 12,
+         "g", "caller"},
+        {"use before a late declaration is fine, error after it", with("flow a late id\nnode late main\nflow c c 0>0\n"),
+         12, "0>0", "0>0"},
+        {"order holds across statements that wait for late declarations",
+         with("flow a late id\ncall b f c\nflow b c id\nnode late main\n"), 12, "b", "call site"},
+        {"repeated flow, one checked at once and one after the scan",
+         with("flow a b id\nflow c late\nflow a b\nnode late main\n"), 12, "b", "repeated flow edge"},
+        {"no seed loses to an earlier error", H + "flow a b 0>0\n", 10, "0>0", "0>0"},
+        {"two errors on one line: the first token's", with("flow zz yy id\n"), 10, "zz", "unknown node"},
+    });
+}
+
+TEST_CASE("ifds format: load_error::what and long tokens", "[ifds][format][errors]") {
+    auto r = load_problem(with("flow a b kill:0\n"), "dir/p.ifds");
+    REQUIRE_FALSE(r);
+    CHECK(r.error().what() == "dir/p.ifds:10: error: " + r.error().message + " (at 'kill:0')");
+    auto r2 = load_problem("", "e.ifds");
+    REQUIRE_FALSE(r2);
+    CHECK(r2.error().what() == "e.ifds:1: error: " + r2.error().message);
+    auto r3 = load_problem(std::string("ifds 1\nfacts a\x01\n"));
+    REQUIRE_FALSE(r3);
+    CHECK(r3.error().file == "<input>");
+    CHECK(r3.error().what().find("(at 'a\\x01')") != std::string::npos);
+    // a huge token is cut in the error
+    const std::string big(1 << 20, 'z');
+    auto r4 = load_problem("ifds 1\nfacts " + big + "!\n");
+    REQUIRE_FALSE(r4);
+    CHECK(r4.error().line == 2);
+    CHECK(r4.error().token == std::string(64, 'z') + "...");
+    // unreadable files
+    auto r5 = load_problem_file("/nonexistent/dir/x.ifds");
+    REQUIRE_FALSE(r5);
+    CHECK(r5.error().line == 0);
+    CHECK(r5.error().file == "/nonexistent/dir/x.ifds");
+    CHECK(r5.error().what().rfind("/nonexistent/dir/x.ifds: error: cannot open", 0) == 0);
+}
+
+// ------------------------------------------------------------ accepted ------
+
+TEST_CASE("ifds format: a small problem loads with dense ids in declaration order", "[ifds][format]") {
+    const problem p = load_ok(read_data("spec_examples.ifds"));
+    REQUIRE(p.facts == std::vector<std::string>{"x", "y"});
+    REQUIRE(p.procs.size() == 1);
+    CHECK(p.procs[0] == procedure{"main", 0, 1});
+    REQUIRE(p.nodes.size() == 6);
+    CHECK(p.nodes[0].name == "m.start");
+    CHECK(p.nodes[1].name == "m.exit");
+    CHECK(p.nodes[2].name == "n1");
+    CHECK(p.nodes[5].name == "n4");
+    REQUIRE(p.flows.size() == 5);
+    CHECK(p.flows[0].ff == flow_function{false, {}, {1}, {}});
+    CHECK(p.flows[1].ff == flow_function::id());
+    CHECK(p.flows[2].ff == flow_function{true, {1}, {2}, {}});
+    CHECK(p.flows[3].ff == flow_function{true, {1}, {}, {{2, 1}}});
+    CHECK(p.seeds == std::vector<seed>{{0, 0}});
+    CHECK(p.calls.empty());
+    CHECK(p.ctrflows.empty());
+}
+
+TEST_CASE("ifds format: node ids follow declaring lines, a proc line declaring START then EXIT",
+          "[ifds][format]") {
+    const problem p = load_ok("ifds 1\n"
+                              "node early p\n"       // before its procedure's line
+                              "flow s early id\n"    // before the declarations it uses
+                              "proc p s e\n"
+                              "node late p\n"
+                              "proc q qs qe\n"
+                              "node mid p\n"
+                              "flow early late\n"
+                              "flow late e\n"
+                              "flow mid e\n"
+                              "flow qs qe\n"
+                              "seed s 0\n"
+                              "seed qs 0\n");
+    std::vector<std::string> names;
+    for (const node& n : p.nodes) names.push_back(n.name);
+    CHECK(names == std::vector<std::string>{"early", "s", "e", "late", "qs", "qe", "mid"});
+    CHECK(p.procs[0] == procedure{"p", 1, 2});
+    CHECK(p.procs[1] == procedure{"q", 4, 5});
+    CHECK(p.nodes[0].proc == 0);
+    CHECK(p.nodes[6].proc == 0);
+    REQUIRE(p.flows.size() == 5);  // file order
+    CHECK(p.flows[0].from == 1);
+    CHECK(p.flows[0].to == 0);
+    CHECK(p.flows[4].from == 4);
+    CHECK(p.seeds == std::vector<seed>{{1, 0}, {4, 0}});
+}
+
+TEST_CASE("ifds format: lexical rules", "[ifds][format]") {
+    SECTION("BOM and CRLF") {
+        const problem p = load_ok("\xEF\xBB\xBFifds 1\r\nfacts x\r\nproc m s e\r\nflow s e id\r\nseed s x\r\n");
+        CHECK(p.facts == std::vector<std::string>{"x"});
+        CHECK(p.nodes[1].name == "e");
+        CHECK(p.seeds == std::vector<seed>{{0, 1}});
+    }
+    SECTION("a CR at the very end (no LF) is ignored too") {
+        const problem p = load_ok("ifds 1\nproc m s e\nseed s 0\r");
+        CHECK(p.seeds.size() == 1);
+    }
+    SECTION("comments, even right after a token, blank lines, tabs") {
+        const problem p = load_ok("# head\n\n  ifds 1# header\n"
+                                  "facts\tx#comment\n"
+                                  "\t proc m s e   # a proc\n"
+                                  "node\t\tn  m\n"
+                                  "flow s n id#x\n"
+                                  "flow n e kill:x#c\n"
+                                  "   \t  \n"
+                                  "seed s 0#\n"
+                                  "# tail");
+        CHECK(p.facts == std::vector<std::string>{"x"});
+        REQUIRE(p.flows.size() == 2);
+        CHECK(p.flows[0].ff == flow_function::id());
+        CHECK(p.flows[1].ff == flow_function{false, {1}, {}, {}});
+    }
+    SECTION("names: keyword-looking names are legal, all name characters") {
+        const problem p = load_ok("ifds 1\n"
+                                  "facts id kill gen seed flow _A.b$c@9\n"
+                                  "proc proc node flow\n"
+                                  "node seed proc\n"
+                                  "flow node seed id kill:id gen:kill,_A.b$c@9\n"
+                                  "flow seed flow id flow>gen\n"
+                                  "seed node id\n");
+        CHECK(p.facts.size() == 6);
+        CHECK(p.flows[0].ff == flow_function{true, {1}, {2, 6}, {}});
+        CHECK(p.flows[1].ff == flow_function{true, {}, {}, {{5, 3}}});
+        CHECK(p.seeds == std::vector<seed>{{0, 1}});
+    }
+    SECTION("three namespaces") {
+        const problem p = load_ok("ifds 1\nfacts f\nproc f f fx\ncall f f fx\nseed f f\n");
+        REQUIRE(p.calls.size() == 1);
+        CHECK(p.calls[0].site == 0);
+        CHECK(p.calls[0].callee == 0);
+        CHECK(p.seeds == std::vector<seed>{{0, 1}});
+    }
+    SECTION("bare and repeated facts lines append") {
+        const problem p = load_ok("ifds 1\nfacts\nfacts a\nproc m s e\nfacts b c\nseed s c\n");
+        CHECK(p.facts == std::vector<std::string>{"a", "b", "c"});
+        CHECK(p.seeds == std::vector<seed>{{0, 3}});
+    }
+}
+
+TEST_CASE("ifds format: flow-function terms", "[ifds][format]") {
+    auto ff_of = [](const std::string& terms) {
+        const problem p = load_ok("ifds 1\nfacts x y z\nproc m s e\nflow s e" + terms + "\nseed s 0\n");
+        return p.flows.at(0).ff;
+    };
+    CHECK(ff_of("") == flow_function{});  // empty list: only 0 -> 0
+    CHECK(ff_of(" id") == flow_function::id());
+    CHECK(ff_of(" id id") == flow_function::id());
+    CHECK(ff_of(" kill:x") == flow_function{false, {1}, {}, {}});  // no effect without id, kept as written
+    CHECK(ff_of(" id kill:x gen:x") == flow_function{true, {1}, {1}, {}});
+    CHECK(ff_of(" gen:z,x,z gen:y kill:y,y") == flow_function{false, {2}, {1, 2, 3}, {}});  // sorted, unique
+    CHECK(ff_of(" 0>y x>y x>y") == flow_function{false, {}, {}, {{0, 2}, {1, 2}}});
+    CHECK(ff_of(" z>x y>x id") == flow_function{true, {}, {}, {{2, 1}, {3, 1}}});
+}
+
+TEST_CASE("ifds format: calls", "[ifds][format]") {
+    SECTION("callflow/retflow before their call, defaults are id, ctrflow optional") {
+        const problem p = load_ok(with("callflow a f x>y\n"
+                                       "retflow a h kill:x\n"
+                                       "call a f b\n"
+                                       "call a h b\n"
+                                       "call c f b\n"   // two sites share a return site
+                                       "ctrflow c id gen:y\n"
+                                       "call ms h a\n"  // a start node may be a call site
+                                       "call g h fs\n"  // a return site may be a start node
+                                       "flow b c\n"));
+        REQUIRE(p.calls.size() == 5);
+        CHECK(p.calls[0].callflow == flow_function{false, {}, {}, {{1, 2}}});
+        CHECK(p.calls[0].retflow == flow_function::id());
+        CHECK(p.calls[1].callflow == flow_function::id());
+        CHECK(p.calls[1].retflow == flow_function{false, {1}, {}, {}});
+        CHECK(p.calls[2].retsite == p.calls[0].retsite);
+        REQUIRE(p.ctrflows.size() == 1);
+        CHECK(p.ctrflows.at(4) == flow_function{true, {}, {2}, {}});
+        CHECK(p.calls[4].retsite == p.procs[1].start);
+    }
+    SECTION("indirect call example") {
+        const problem p = load_ok(read_data("indirect.ifds"));
+        REQUIRE(p.calls.size() == 2);
+        CHECK(p.calls[0].site == p.calls[1].site);
+        CHECK(p.calls[0].retsite == p.calls[1].retsite);
+        CHECK(p.calls[1].callflow == flow_function{false, {}, {}, {{1, 2}}});
+        CHECK(p.ctrflows.at(p.calls[0].site) == flow_function{});
+    }
+}
+
+// ---------------------------------------------------------- round trips -----
+
+namespace {
+
+/// A random well-formed problem, built with `problem_builder`.
+problem random_problem(std::mt19937& rng) {
+    auto pick = [&](std::uint32_t n) { return std::uniform_int_distribution<std::uint32_t>(0, n - 1)(rng); };
+    problem_builder b;
+    const std::uint32_t nf = pick(5);
+    for (std::uint32_t i = 0; i < nf; ++i) b.fact("f" + std::to_string(i));
+    auto random_ff = [&]() {
+        ff f = pick(2) ? ff::id() : ff::none();
+        for (std::uint32_t k = pick(4); k-- > 0 && nf > 0;) {
+            switch (pick(3)) {
+            case 0: f = f.kill({1 + pick(nf)}); break;
+            case 1: f = f.gen({1 + pick(nf)}); break;
+            default: f = f.pair(pick(nf + 1), 1 + pick(nf)); break;
+            }
+        }
+        return flow_function(f);
+    };
+    const std::uint32_t np = 1 + pick(4);
+    std::vector<std::vector<node_id>> nodes(np);
+    std::vector<proc_id> procs;
+    for (std::uint32_t q = 0; q < np; ++q) {
+        const std::string n = "p" + std::to_string(q);
+        procs.push_back(b.proc(n, n + ".s", n + ".e"));
+        nodes[q].push_back(b.start_of(procs[q]));
+        for (std::uint32_t k = pick(5); k-- > 0;) nodes[q].push_back(b.node(n + ".n" + std::to_string(k), procs[q]));
+    }
+    for (std::uint32_t q = 0; q < np; ++q) {
+        // a chain start -> n... with some calls; the last node flows to exit
+        const auto& ns = nodes[q];
+        for (std::size_t i = 0; i + 1 < ns.size(); ++i) {
+            if (pick(3) == 0) {
+                const proc_id callee = pick(np);
+                b.call(ns[i], callee, ns[i + 1]);
+                if (pick(2)) b.callflow(ns[i], callee, random_ff());
+                if (pick(2)) b.retflow(ns[i], callee, random_ff());
+                if (pick(2)) b.ctrflow(ns[i], random_ff());
+            } else {
+                b.flow(ns[i], ns[i + 1], random_ff());
+            }
+        }
+        b.flow(ns.back(), b.exit_of(procs[q]), random_ff());
+    }
+    b.seed(nodes[0][0], 0);
+    if (nf > 0) b.seed(nodes[pick(np)][0], 1 + pick(nf));
+    auto r = std::move(b).finish();
+    if (!r) FAIL("random problem rejected: " << r.error().what());
+    return std::move(r).value();
+}
+
+} // namespace
+
+TEST_CASE("ifds format: load(print(p)) == p", "[ifds][format][roundtrip]") {
+    for (const char* f : data_files) {
+        INFO(f);
+        const problem p = load_ok(read_data(f));
+        const std::string text = print_problem(p);
+        const problem q = load_ok(text);
+        CHECK(q == p);
+        CHECK(print_problem(q) == text);
+    }
+    std::mt19937 rng(7);
+    for (int i = 0; i < 200; ++i) {
+        const problem p = random_problem(rng);
+        const std::string text = print_problem(p);
+        INFO(text);
+        CHECK(load_ok(text) == p);
+    }
+}
+
+TEST_CASE("ifds format: load_problem_file reads the example files", "[ifds][format]") {
+    for (const char* f : data_files) {
+        INFO(f);
+        auto r = load_problem_file(data_path(f));
+        REQUIRE(r);
+        CHECK(*r == load_ok(read_data(f)));
+    }
+}
+
+// -------------------------------------------------------------- builder -----
+
+TEST_CASE("problem_builder: builds what the loader loads", "[ifds][builder]") {
+    problem_builder b;
+    const fact_id x = b.fact("x"), y = b.fact("y");
+    CHECK(x == 1);
+    CHECK(y == 2);
+    const proc_id main = b.proc("main", "m.start", "m.exit");
+    const node_id n1 = b.node("n1", main), n2 = b.node("n2", main), n3 = b.node("n3", main),
+                  n4 = b.node("n4", main);
+    CHECK(b.start_of(main) == 0);
+    CHECK(b.exit_of(main) == 1);
+    CHECK(n1 == 2);
+    b.flow(b.start_of(main), n1, ff::none().gen({x}));
+    b.flow(n1, n2, ff::id());
+    b.flow(n2, n3, ff::id().kill({x}).gen({y}));
+    b.flow(n3, n4, ff::id().kill({x}).pair(y, x));
+    b.flow(n4, b.exit_of(main), ff::id());
+    b.seed(b.start_of(main), zero_fact);
+    CHECK(b.find_fact("y") == y);
+    CHECK(b.find_fact("0") == zero_fact);
+    CHECK_FALSE(b.find_fact("z"));
+    CHECK(b.find_proc("main") == main);
+    CHECK(b.find_node("n3") == n3);
+    CHECK_FALSE(b.find_node("main"));
+    auto r = b.finish();  // const&: the builder stays usable
+    REQUIRE(r);
+    CHECK(*r == load_ok(read_data("spec_examples.ifds")));
+    auto r2 = std::move(b).finish();
+    REQUIRE(r2);
+    CHECK(*r2 == *r);
+}
+
+TEST_CASE("problem_builder: errors", "[ifds][builder][errors]") {
+    struct builder_case {
+        const char* what;
+        std::function<void(problem_builder&)> make;
+        std::size_t statement;
+        std::string token;
+        std::string fragment;
+    };
+    // statements 1..4: fact x; proc main (0: ms, 1: me); node a (2); proc f (3: fs, 4: fe)
+    auto base = [](problem_builder& b) {
+        b.fact("x");
+        b.proc("main", "ms", "me");
+        b.node("a", 0);
+        b.proc("f", "fs", "fe");
+    };
+    const std::vector<builder_case> cases = {
+        {"repeated fact", [&](problem_builder& b) { base(b); b.fact("x"); b.seed(0, 0); }, 5, "x", "already declared"},
+        {"malformed fact name", [&](problem_builder& b) { base(b); b.fact("1x"); b.seed(0, 0); }, 5, "1x", "malformed fact name"},
+        {"repeated node", [&](problem_builder& b) { base(b); b.node("fs", 0); b.seed(0, 0); }, 5, "fs", "already declared"},
+        {"start == exit", [&](problem_builder& b) { base(b); b.proc("g", "gs", "gs"); b.seed(0, 0); }, 5, "gs", "distinct"},
+        {"node of unknown proc id", [&](problem_builder& b) { base(b); b.node("n", 9); b.seed(0, 0); }, 5, "#9", "unknown procedure id"},
+        {"unknown node id", [&](problem_builder& b) { base(b); b.flow(0, 99, ff::id()); b.seed(0, 0); }, 5, "#99", "unknown node id"},
+        {"unknown fact id", [&](problem_builder& b) { base(b); b.flow(0, 2, ff::id().gen({5})); b.seed(0, 0); }, 5, "#5", "unknown fact id"},
+        {"kill 0", [&](problem_builder& b) { base(b); b.flow(0, 2, ff::id().kill({0})); b.seed(0, 0); }, 5, "0", "cannot be killed"},
+        {"gen 0", [&](problem_builder& b) { base(b); b.flow(0, 2, ff::id().gen({0})); b.seed(0, 0); }, 5, "0", "cannot be generated"},
+        {"pair to 0", [&](problem_builder& b) { base(b); b.flow(0, 2, ff::id().pair(1, 0)); b.seed(0, 0); }, 5, "x>0", "zero fact"},
+        {"pair 0>0", [&](problem_builder& b) { base(b); b.flow(0, 2, ff::id().pair(0, 0)); b.seed(0, 0); }, 5, "0>0", "'0>0'"},
+        {"flow across procs", [&](problem_builder& b) { base(b); b.flow(0, 3, ff::id()); b.seed(0, 0); }, 5, "fs", "inside one procedure"},
+        {"flow from exit", [&](problem_builder& b) { base(b); b.flow(1, 2, ff::id()); b.seed(0, 0); }, 5, "me", "exit node"},
+        {"repeated flow", [&](problem_builder& b) { base(b); b.flow(0, 2, ff::id()); b.flow(0, 2, ff::none()); b.seed(0, 0); }, 6, "a", "repeated flow edge"},
+        {"call to unknown proc id", [&](problem_builder& b) { base(b); b.call(0, 7, 2); b.seed(0, 0); }, 5, "#7", "unknown procedure id"},
+        {"retsite outside caller", [&](problem_builder& b) { base(b); b.call(0, 1, 3); b.seed(0, 0); }, 5, "fs", "caller"},
+        {"flow from call site", [&](problem_builder& b) { base(b); b.call(0, 1, 2); b.flow(0, 2, ff::id()); b.seed(0, 0); }, 6, "ms", "call site"},
+        {"callflow without call", [&](problem_builder& b) { base(b); b.callflow(0, 1, ff::id()); b.seed(0, 0); }, 5, "f", "matching call"},
+        {"ctrflow without call", [&](problem_builder& b) { base(b); b.ctrflow(0, ff::id()); b.seed(0, 0); }, 5, "ms", "ctrflow needs a call"},
+        {"seed not at a start", [&](problem_builder& b) { base(b); b.seed(2, 0); }, 5, "a", "start node"},
+        {"repeated seed", [&](problem_builder& b) { base(b); b.seed(0, 1); b.seed(0, 1); }, 6, "x", "repeated seed"},
+        {"no seed", [&](problem_builder& b) { base(b); b.flow(0, 2, ff::id()); }, 5, "", "no seed"},
+        {"first error in call order", [&](problem_builder& b) { base(b); b.callflow(0, 1, ff::id()); b.fact("x"); b.seed(0, 0); }, 5, "f", "matching call"},
+    };
+    for (const builder_case& c : cases) {
+        INFO(c.what);
+        problem_builder b;
+        c.make(b);
+        auto r = b.finish();
+        REQUIRE_FALSE(r);
+        INFO(r.error().what());
+        CHECK(r.error().statement == c.statement);
+        CHECK(r.error().token == c.token);
+        CHECK(r.error().message.find(c.fragment) != std::string::npos);
+    }
+    problem_builder empty;
+    auto r = empty.finish();
+    REQUIRE_FALSE(r);
+    CHECK(r.error().statement == 1);
+    CHECK(r.error().what() == "statement 1: error: " + r.error().message);
+}
+
+// ----------------------------------------------------------- robustness -----
+
+namespace {
+
+/// Loads `text`: it either loads (and then round-trips) or fails with a sane error.
+void load_cleanly(const std::string& text) {
+    auto r = load_problem(text, "m.ifds");
+    if (r) {
+        const std::string printed = print_problem(*r);
+        auto again = load_problem(printed);
+        if (!again) FAIL("printed problem does not load: " << again.error().what() << "\n" << printed);
+        if (!(*again == *r)) FAIL("round trip differs for:\n" << text);
+        return;
+    }
+    const load_error& e = r.error();
+    const std::uint32_t last = last_line_of(text);
+    if (e.line < 1 || e.line > last || e.message.empty() || e.token.size() > 67)
+        FAIL("bad error " << e.what() << " (last line " << last << ") for:\n" << text);
+}
+
+} // namespace
+
+TEST_CASE("ifds format: every truncation loads or fails cleanly", "[ifds][format][robust]") {
+    for (const char* f : data_files) {
+        const std::string text = read_data(f);
+        for (std::size_t n = 0; n <= text.size(); ++n) load_cleanly(text.substr(0, n));
+    }
+}
+
+TEST_CASE("ifds format: mutated and random inputs load or fail cleanly", "[ifds][format][robust]") {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::mt19937 rng(12345);
+    auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+    std::vector<std::string> bases;
+    for (const char* f : data_files) bases.push_back(read_data(f));
+    static const char alpha[] = "ab0xyz_.$@:,>#- \t\r\n\xEF\xBB\xBF\x01\xff";
+    const std::string alphabet = std::string(alpha, sizeof alpha - 1) + std::string(1, '\0');
+    const char* const words[] = {"ifds", "1", "facts", "proc", "node", "flow", "call", "callflow", "retflow",
+                                 "ctrflow", "seed", "id", "kill:x", "gen:y", "x>y", "0>x", "x>0", "0",
+                                 "main", "main.s", "main.e", "a", "x", "kill:", "#", "\n", "\r\n"};
+    int loaded = 0;
+    for (int iter = 0; iter < 3000; ++iter) {
+        std::string t;
+        if (iter % 5 == 4) {
+            // a soup of statement words
+            t = pick(4) ? "ifds 1\n" : "";
+            for (std::size_t k = pick(60); k-- > 0;) {
+                t += words[pick(std::size(words))];
+                t += pick(4) ? " " : "\n";
+            }
+        } else {
+            t = bases[pick(bases.size())];
+            for (std::size_t m = 1 + pick(4); m-- > 0 && !t.empty();) {
+                const std::size_t at = pick(t.size());
+                switch (pick(6)) {
+                case 0: t[at] = alphabet[pick(alphabet.size())]; break;
+                case 1: t.insert(at, 1, alphabet[pick(alphabet.size())]); break;
+                case 2: t.erase(at, pick(12)); break;
+                case 3: {  // duplicate a line elsewhere
+                    const std::size_t b = t.rfind('\n', at), e = t.find('\n', at);
+                    const std::size_t lb = b == std::string::npos ? 0 : b + 1;
+                    const std::string line = t.substr(lb, (e == std::string::npos ? t.size() : e + 1) - lb);
+                    t.insert(pick(t.size() + 1), line);
+                    break;
+                }
+                case 4: t.insert(at, std::string(" ") + words[pick(std::size(words))] + " "); break;
+                default: t[at] = static_cast<char>(pick(256)); break;
+                }
+            }
+        }
+        load_cleanly(t);
+        loaded += load_problem(t) ? 1 : 0;
+    }
+    CHECK(loaded > 0);  // some mutations stay valid (comments, spacing)
+    // pathological shapes
+    load_cleanly("ifds 1\n" + std::string(200000, 'a'));
+    load_cleanly("ifds 1\n" + std::string(100000, '\n'));
+    load_cleanly("ifds 1\nfacts " + std::string(100000, ',') + "\n");
+    load_cleanly("ifds 1\nproc m s e\nflow s e " + std::string(50000, '>') + "\nseed s 0\n");
+    load_cleanly(std::string(1000, '\0'));
+    load_cleanly("ifds 1\nproc m s e\nseed s 0\n" + std::string(5000, '\r'));
+    std::string many_kills = "ifds 1\nfacts x\nproc m s e\nflow s e id kill:x";
+    for (int i = 0; i < 20000; ++i) many_kills += ",x";
+    load_cleanly(many_kills + "\nseed s 0\n");
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(secs < 5.0);
+}

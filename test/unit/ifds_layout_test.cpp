@@ -1,0 +1,163 @@
+// make_layout: fact sets and every CSR table on a tiny hand-checked case, and
+// structural invariants on random problems.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <vector>
+
+#include <weir/ifds/make_layout.hpp>
+
+#include "support/ifds_gen.hpp"
+
+using namespace weir::ifds;
+using weir::test::mini_problem;
+using u32v = std::vector<std::uint32_t>;
+
+TEST_CASE("layout: tiny case, every table", "[ifds][layout]") {
+    mini_problem m;
+    m.facts({"a", "b", "c"})
+        .proc("main", "ms", "me")  // nodes 0, 1
+        .proc("f", "fs", "fe")     // nodes 2, 3
+        .node("c1", "main")        // 4
+        .node("r1", "main")        // 5
+        .flow("ms", "c1", "id gen:a")
+        .call("c1", "f", "r1", "id kill:c", "id")
+        .flow("r1", "me", "id kill:a b>c")
+        .flow("fs", "fe", "id gen:b")
+        .seed("ms", "0")
+        .seed("ms", "0");  // duplicate: removed
+    const layout L = make_layout(m.get());
+
+    CHECK(L.num_nodes == 6);
+    CHECK(L.num_procs == 2);
+    CHECK(L.num_facts == 4);
+    // main: 0, a (gen), b (returned from f), c (b>c); f: 0, a (callflow), b (gen); c is killed on the call.
+    CHECK(L.proc_fact_off == u32v{0, 4, 7});
+    CHECK(L.proc_facts == u32v{0, 1, 2, 3, 0, 1, 2});
+    CHECK(L.fact_count(1) == 3);
+    CHECK(L.global_fact(1, 2) == 2);
+    CHECK(L.proc_start == u32v{0, 2});
+    CHECK(L.proc_exit == u32v{1, 3});
+    CHECK(L.node_proc == u32v{0, 0, 1, 1, 0, 0});
+    CHECK(L.node_kind == u32v{kind_start, kind_exit, kind_start, kind_exit, kind_call_site, 0});
+    CHECK(L.node_fact_count == u32v{4, 4, 3, 3, 4, 4});
+    CHECK(L.row_base == u32v{0, 4, 8, 11, 14, 18, 22});
+    CHECK(L.num_rows == 22);
+    CHECK(L.pe_word == u32v{0, 1, 2, 3, 4, 5, 6});
+    CHECK(L.pe_words == 6);
+    CHECK(L.node_retsite == u32v{~0u, ~0u, ~0u, ~0u, 5, ~0u});
+
+    // Intra rows: ms(0..3) -> c1; me(4..7) none; fs(8..10) -> fe; fe(11..13) none;
+    // c1(14..17) -> r1 (ctr id); r1(18..21) -> me.
+    CHECK(L.intra_off == u32v{0, 2, 3, 4, 5, 5, 5, 5, 5, 7, 8, 9, 9, 9, 9, 10, 11, 12, 13, 14, 14, 16, 17});
+    CHECK(L.intra_node == u32v{4, 4, 4, 4, 4, 3, 3, 3, 3, 5, 5, 5, 5, 1, 1, 1, 1});
+    CHECK(L.intra_fact == u32v{0, 1, 1, 2, 3, 0, 2, 1, 2, 0, 1, 2, 3, 0, 2, 3, 3});
+
+    CHECK(L.ce_site == u32v{4});
+    CHECK(L.ce_callee == u32v{1});
+    CHECK(L.ce_retsite == u32v{5});
+    // Call rows: only c1's (14..17); c is killed.
+    u32v call_off(23, 0);
+    for (std::size_t r = 15; r < 23; ++r) call_off[r] = std::min<std::uint32_t>(static_cast<std::uint32_t>(r) - 14, 3);
+    CHECK(L.call_off == call_off);
+    CHECK(L.call_ce == u32v{0, 0, 0});
+    CHECK(L.call_fact == u32v{0, 1, 2});
+    CHECK(L.ret_row == u32v{0, 3});
+    CHECK(L.ret_off == u32v{0, 1, 2, 3});
+    CHECK(L.ret_fact == u32v{0, 1, 2});
+    CHECK(L.rcall_row == u32v{0, 3});
+    CHECK(L.rcall_off == u32v{0, 1, 2, 3});
+    CHECK(L.rcall_fact == u32v{0, 1, 2});
+    CHECK(L.callers_off == u32v{0, 0, 1});
+    CHECK(L.callers_ce == u32v{0});
+    CHECK(L.seed_node == u32v{0});
+    CHECK(L.seed_fact == u32v{0});
+}
+
+TEST_CASE("layout: indirect call site has one call-to-return edge; relations sorted", "[ifds][layout]") {
+    mini_problem m;
+    m.facts({"a", "b"})
+        .proc("main", "ms", "me")
+        .proc("f", "fs", "fe")
+        .proc("g", "gs", "ge")
+        .node("c", "main")
+        .flow("ms", "c", "id gen:b,a")
+        .call("c", "g", "me", "b>a a>a", "a>b")
+        .call("c", "f", "me", "a>b", "id")
+        .ctr("c", "id b>a")
+        .seed("ms", "0");
+    const layout L = make_layout(m.get());
+    const node_id c = 6;
+    REQUIRE(L.node_fact_count[c] == 3);
+    // ctr rows of c: one edge to me; b (local 2) -> {a, b}.
+    const auto rb = L.row_base[c];
+    CHECK(L.intra_off[rb + 3] - L.intra_off[rb] == 4);  // 0->0, a->a, b->a, b->b
+    CHECK(u32v(L.intra_fact.begin() + L.intra_off[rb + 2], L.intra_fact.begin() + L.intra_off[rb + 3]) ==
+          u32v{1, 2});
+    // Call row of a (local 1): (ce0 = g, a) then (ce1 = f, b): sorted by call edge.
+    CHECK(u32v(L.call_ce.begin() + L.call_off[rb + 1], L.call_ce.begin() + L.call_off[rb + 2]) == u32v{0, 1});
+    // Reverse callflow of g's a: caller facts a and b.
+    const auto g_a = L.rcall_row[0] + 1;
+    CHECK(u32v(L.rcall_fact.begin() + L.rcall_off[g_a], L.rcall_fact.begin() + L.rcall_off[g_a + 1]) ==
+          u32v{1, 2});
+    CHECK(L.callers_off == u32v{0, 0, 1, 2});
+    CHECK(L.callers_ce == u32v{1, 0});
+}
+
+TEST_CASE("layout: invariants on random problems", "[ifds][layout][random]") {
+    for (std::uint64_t seed = 0; seed < 200; ++seed) {
+        weir::test::gen_options o;
+        o.procs = 1 + static_cast<std::uint32_t>(seed % 7);
+        o.facts = static_cast<std::uint32_t>(seed % 9);
+        const problem pb = weir::test::random_problem(seed, o);
+        const layout L = make_layout(pb);
+        INFO("seed " << seed);
+        REQUIRE(L.proc_fact_off.size() == L.num_procs + 1);
+        for (std::uint32_t p = 0; p < L.num_procs; ++p) {
+            REQUIRE(L.fact_count(p) >= 1);
+            REQUIRE(L.global_fact(p, 0) == zero_fact);
+            for (std::uint32_t d = 1; d < L.fact_count(p); ++d)
+                REQUIRE(L.global_fact(p, d - 1) < L.global_fact(p, d));
+        }
+        REQUIRE(L.intra_off.size() == L.num_rows + 1);
+        REQUIRE(L.call_off.size() == L.num_rows + 1);
+        REQUIRE(L.ret_off.size() == L.ret_row.back() + 1);
+        REQUIRE(L.rcall_off.size() == L.rcall_row.back() + 1);
+        for (std::uint32_t n = 0; n < L.num_nodes; ++n) {
+            const std::uint32_t F = L.node_fact_count[n];
+            REQUIRE(L.pe_word[n + 1] - L.pe_word[n] == (F * F + 31) / 32);
+            REQUIRE(L.row_base[n + 1] - L.row_base[n] == F);
+            for (std::uint32_t d = 0; d < F; ++d) {
+                const auto r = L.row_base[n] + d;
+                for (auto i = L.intra_off[r]; i + 1 < L.intra_off[r + 1]; ++i)
+                    REQUIRE(std::pair(L.intra_node[i], L.intra_fact[i]) <
+                            std::pair(L.intra_node[i + 1], L.intra_fact[i + 1]));
+                for (auto i = L.intra_off[r]; i < L.intra_off[r + 1]; ++i)
+                    REQUIRE(L.intra_fact[i] < L.node_fact_count[L.intra_node[i]]);
+                for (auto i = L.call_off[r]; i + 1 < L.call_off[r + 1]; ++i)
+                    REQUIRE(std::pair(L.call_ce[i], L.call_fact[i]) < std::pair(L.call_ce[i + 1], L.call_fact[i + 1]));
+                if (d == 0 && !(L.node_kind[n] & kind_exit) &&
+                    (L.node_retsite[n] != ~0u || L.intra_off[r] != L.intra_off[r + 1]))
+                    REQUIRE(L.intra_fact[L.intra_off[r]] == 0);  // 0 -> 0 always
+            }
+        }
+        // Reverse call relation is exactly the inverse of the call relation.
+        std::size_t fwd = 0;
+        for (std::uint32_t r = 0; r < L.num_rows; ++r) fwd += L.call_off[r + 1] - L.call_off[r];
+        REQUIRE(L.rcall_fact.size() == fwd);
+        for (std::uint32_t ce = 0; ce < L.ce_site.size(); ++ce) {
+            const auto site = L.ce_site[ce];
+            for (std::uint32_t d3 = 0; d3 < L.fact_count(L.ce_callee[ce]); ++d3) {
+                const auto k = L.rcall_row[ce] + d3;
+                for (auto i = L.rcall_off[k]; i < L.rcall_off[k + 1]; ++i) {
+                    const auto row = L.row_base[site] + L.rcall_fact[i];
+                    bool found = false;
+                    for (auto j = L.call_off[row]; j < L.call_off[row + 1]; ++j)
+                        found = found || (L.call_ce[j] == ce && L.call_fact[j] == d3);
+                    REQUIRE(found);
+                }
+            }
+        }
+    }
+}
