@@ -240,7 +240,11 @@ public:
     static std::uint64_t hash(std::string_view name) noexcept { return hash_bytes(name.data(), name.size()); }
     /// Asks the CPU to fetch the slot where a name with hash `h` starts its probe.
     void prefetch(std::uint64_t h) const noexcept {
+#if defined(__GNUC__) || defined(__clang__)
         if (!slots_.empty()) __builtin_prefetch(&slots_[h & mask_], 1);
+#else
+        (void)h;
+#endif
     }
     /// Inserts `name → id` unless present; returns the stored id and whether
     /// it was inserted. Names longer than 2^32-2 bytes are never stored (and never found).

@@ -172,9 +172,11 @@ private:
         const char* const end = p + text_.size();
         if (text_.size() >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
         {
-            // reserve once, in proportion to the input (a node or flow per line at most,
-            // about; untouched reserved pages cost nothing)
-            const auto lines = static_cast<std::size_t>(std::count(p, end, '\n')) + 1;
+            // reserve once, in proportion to the input: a node or a flow edge per line at
+            // most, about (reserved pages cost nothing until used; capped so that a huge
+            // input grows its arrays instead of reserving far ahead)
+            const auto lines = std::min<std::size_t>(static_cast<std::size_t>(std::count(p, end, '\n')) + 1,
+                                                     std::size_t{1} << 24);
             p_.nodes.reserve(lines);
             node_line_.reserve(lines);
             nodes_.reserve(lines / 2);
@@ -445,7 +447,8 @@ private:
 
     bool fact_list(std::uint64_t line, std::string_view term, std::size_t i, std::vector<fact_id>& out,
                    std::string_view zero_msg) {
-        out.reserve(out.size() + 1 + static_cast<std::size_t>(std::count(term.begin() + i, term.end(), ',')));
+        const std::size_t need = out.size() + 1 + static_cast<std::size_t>(std::count(term.begin() + i, term.end(), ','));
+        if (need > out.capacity()) out.reserve(std::max(need, 2 * out.capacity()));  // geometric: many terms stay linear
         for (;;) {
             std::size_t j = term.find(',', i);
             if (j == std::string_view::npos) j = term.size();

@@ -1,0 +1,200 @@
+// `weir`: solve IFDS problems written in the `.ifds` format (spec: ifds-format.md).
+//
+//   weir solve FILE [--backend tabulation|cpu-ref|cpu|cuda] [--witness NODE:FACT]...
+//                   [--format text|json] [--stats]
+//
+// stdout: the result (or the witness paths), exactly as the spec says; nothing else.
+// stderr: errors, --stats, and a progress line for long solves when it is a terminal.
+// Exit status: 0 success, 1 a requested witness does not hold, 2 bad input or usage.
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <vyre/backends.hpp>
+#include <weir/weir.hpp>
+
+namespace {
+
+using namespace weir::ifds;
+
+constexpr int exit_no_path = 1;
+constexpr int exit_invalid = 2;
+
+int usage(const std::string& why) {
+    if (!why.empty()) std::cerr << "weir: " << why << "\n";
+    std::cerr << "usage: weir solve FILE [--backend tabulation|cpu-ref|cpu|cuda] [--witness NODE:FACT]...\n"
+                 "                  [--format text|json] [--stats]\n";
+    return exit_invalid;
+}
+
+struct options {
+    std::string file;
+    std::string backend = "tabulation";
+    std::vector<std::string> witnesses;
+    std::string format = "text";
+    bool stats = false;
+};
+
+/// Solves on a resident vyre backend; returns the path-edge bits.
+template <class B>
+vyre::result<std::vector<std::uint32_t>> solve_resident(const layout& L, solve_stats& st) {
+    B backend;
+    weir::vyre_resident_ifds<B> d(backend);
+    resident_options opt;
+    const bool tty = isatty(2);
+    auto last = std::chrono::steady_clock::now();
+    if (tty)
+        opt.on_round = [&](std::uint64_t round, std::uint64_t frontier, std::uint64_t edges) {
+            auto now = std::chrono::steady_clock::now();
+            if (now - last < std::chrono::milliseconds(200)) return;
+            last = now;
+            std::fprintf(stderr, "\rweir: round %llu, frontier %llu, path edges %llu   ",
+                         static_cast<unsigned long long>(round), static_cast<unsigned long long>(frontier),
+                         static_cast<unsigned long long>(edges));
+        };
+    auto solver = resident_solver<weir::vyre_resident_ifds<B>>::create(d, L, opt);
+    if (!solver) return vyre::make_unexpected(solver.error());
+    auto out = solver->solve();
+    if (tty) std::fprintf(stderr, "\r%60s\r", "");
+    if (!out) return vyre::make_unexpected(out.error());
+    st = out->stats;
+    return std::move(out->path_edges);
+}
+
+int cmd_solve(const options& o) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto pb = load_problem_file(o.file);
+    if (!pb) {
+        std::cerr << pb.error().what() << "\n";
+        return exit_invalid;
+    }
+    double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    // Witness requests are checked before any solving.
+    std::vector<std::pair<node_id, fact_id>> wanted;
+    for (const auto& w : o.witnesses) {
+        auto colon = w.rfind(':');
+        if (colon == std::string::npos) return usage("--witness expects NODE:FACT, got '" + w + "'");
+        std::string nn = w.substr(0, colon), fn = w.substr(colon + 1);
+        std::optional<node_id> n;
+        for (node_id i = 0; i < pb->nodes.size(); ++i)
+            if (pb->nodes[i].name == nn) n = i;
+        std::optional<fact_id> f;
+        if (fn == "0") f = zero_fact;
+        for (fact_id i = 0; i < pb->facts.size(); ++i)
+            if (pb->facts[i] == fn) f = i + 1;
+        if (!n) {
+            std::cerr << "weir: --witness " << w << ": no node called '" << nn << "' in " << o.file << "\n";
+            return exit_invalid;
+        }
+        if (!f) {
+            std::cerr << "weir: --witness " << w << ": no fact called '" << fn << "' in " << o.file << "\n";
+            return exit_invalid;
+        }
+        wanted.emplace_back(*n, *f);
+    }
+
+    auto t1 = std::chrono::steady_clock::now();
+    auto L = make_layout(*pb);
+    double layout_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+
+    if (!wanted.empty()) {
+        witness_builder wb(L);
+        int status = 0;
+        bool first = true;
+        for (auto [n, f] : wanted) {
+            if (!first) std::cout << "\n";
+            first = false;
+            auto path = wb.witness(n, f);
+            if (!path) {
+                std::cout << "no path\n";
+                status = exit_no_path;
+            } else {
+                std::cout << format_witness(*pb, *path);
+            }
+        }
+        return status;
+    }
+
+    solve_stats st;
+    std::vector<std::uint32_t> bits;
+    if (o.backend == "tabulation") {
+        auto out = tabulation_solver(L).solve();
+        st = out.stats;
+        bits = std::move(out.path_edges);
+    } else if (o.backend == "cpu-ref") {
+        auto r = solve_resident<vyre::cpu_ref>(L, st);
+        if (!r) {
+            std::cerr << "weir: " << r.error().what() << "\n";
+            return exit_invalid;
+        }
+        bits = std::move(*r);
+    } else if (o.backend == "cpu" || o.backend == "cuda") {
+        std::cerr << "weir: backend '" << o.backend
+                  << "' is not available in this build (available: tabulation, cpu-ref)\n";
+        return exit_invalid;
+    } else {
+        return usage("unknown backend '" + o.backend + "' (tabulation, cpu-ref, cpu, cuda)");
+    }
+    st.seconds_layout = layout_s;
+    auto t2 = std::chrono::steady_clock::now();
+    auto sol = extract_solution(L, bits);
+    st.seconds_extract += std::chrono::duration<double>(std::chrono::steady_clock::now() - t2).count();
+    std::cout << (o.format == "json" ? format_solution_json(*pb, sol) : format_solution(*pb, sol));
+    if (o.stats)
+        std::cerr << "weir: backend=" << o.backend << " t_load=" << load_s << " " << st.to_string() << "\n";
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) return usage("");
+    std::string cmd = argv[1];
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        usage("");
+        return 0;
+    }
+    if (cmd != "solve") return usage("unknown command '" + cmd + "'");
+    options o;
+    for (int i = 2; i < argc; ++i) {
+        std::string a = argv[i];
+        auto value = [&]() -> std::optional<std::string> {
+            if (i + 1 >= argc) return std::nullopt;
+            return std::string(argv[++i]);
+        };
+        if (a == "--backend") {
+            auto v = value();
+            if (!v) return usage("--backend needs a name");
+            o.backend = *v;
+        } else if (a == "--witness") {
+            auto v = value();
+            if (!v) return usage("--witness needs NODE:FACT");
+            o.witnesses.push_back(*v);
+        } else if (a == "--format") {
+            auto v = value();
+            if (!v || (*v != "text" && *v != "json")) return usage("--format is text or json");
+            o.format = *v;
+        } else if (a == "--stats") {
+            o.stats = true;
+        } else if (a.rfind("--", 0) == 0) {
+            return usage("unknown option '" + a + "'");
+        } else if (o.file.empty()) {
+            o.file = a;
+        } else {
+            return usage("more than one file given");
+        }
+    }
+    if (o.file.empty()) return usage("no file given");
+    try {
+        return cmd_solve(o);
+    } catch (const std::exception& e) {
+        std::cerr << "weir: " << e.what() << "\n";
+        return exit_invalid;
+    }
+}
