@@ -11,6 +11,7 @@
 #include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/stats.hpp>
 #include <weir/ifds/solution.hpp>
+#include <weir/ifds/summaries.hpp>
 #include <weir/ifds/tabulation_solver.hpp>
 #include <weir/ifds/witness.hpp>
 #include <weir/ifds/resident_dispatch.hpp>

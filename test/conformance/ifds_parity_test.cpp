@@ -29,6 +29,7 @@ void check_parity(B& backend, const problem& pb, std::uint64_t seed) {
     CHECK(got->path_edges == expect.path_edges);
     CHECK(got->stats.path_edges == expect.stats.path_edges);
     CHECK(got->stats.contexts == expect.stats.contexts);
+    CHECK(got->stats.summary_edges == expect.stats.summary_edges);
 }
 } // namespace
 

@@ -25,6 +25,7 @@
 #include <weir/ifds/resident_dispatch.hpp>
 #include <weir/ifds/resident_graph.hpp>
 #include <weir/ifds/stats.hpp>
+#include <weir/ifds/summaries.hpp>
 
 namespace weir::ifds {
 
@@ -106,6 +107,7 @@ public:
     result<output> solve(std::span<const std::uint32_t> seed_node, std::span<const std::uint32_t> seed_fact) {
         output out;
         out.stats.seconds_upload = upload_seconds_;
+        if (upload_seconds_ > 0) out.stats.bytes_uploaded += graph_->bytes();  // the first solve after the upload
         upload_seconds_ = 0;
         VYRE_TRY(run(seed_node, seed_fact, out));
         return out;
@@ -297,6 +299,7 @@ private:
                 if (o.path_edges[L.pe_word[s] + bit / 32] >> (bit % 32) & 1u) o.stats.contexts++;
             }
         }
+        o.stats.summary_edges = count_summary_edges(L, o.path_edges);
         o.stats.seconds_extract = seconds_since(t1);
         return {};
     }

@@ -12,6 +12,12 @@
 #include <string>
 #include <vector>
 
+#include <range/v3/range/conversion.hpp>
+#include <range/v3/view/filter.hpp>
+#include <range/v3/view/iota.hpp>
+#include <range/v3/view/join.hpp>
+#include <range/v3/view/transform.hpp>
+
 #include <weir/ifds/layout.hpp>
 #include <weir/ifds/problem.hpp>
 
@@ -74,18 +80,16 @@ inline solution extract_solution(const layout& L, std::span<const std::uint32_t>
 /// holds at least one fact, nodes in declaration order, facts in declaration
 /// order with `0` first.
 inline std::string format_solution(const problem& pb, const solution& s) {
-    std::string out;
-    for (node_id n = 0; n < s.facts.size() && n < pb.nodes.size(); ++n) {
-        if (s.facts[n].empty()) continue;
-        out += pb.nodes[n].name;
-        out += ':';
-        for (fact_id f : s.facts[n]) {
-            out += ' ';
-            out += pb.fact_name(f);
-        }
-        out += '\n';
-    }
-    return out;
+    namespace rv = ranges::views;
+    const auto nodes = static_cast<node_id>(std::min<std::size_t>(s.facts.size(), pb.nodes.size()));
+    auto line = [&](node_id n) {
+        return pb.nodes[n].name + ":" +
+               (s.facts[n] | rv::transform([&](fact_id f) { return " " + pb.fact_name(f); }) | rv::join |
+                ranges::to<std::string>()) +
+               "\n";
+    };
+    return rv::iota(node_id{0}, nodes) | rv::filter([&](node_id n) { return !s.facts[n].empty(); }) |
+           rv::transform(line) | rv::join | ranges::to<std::string>();
 }
 
 namespace detail {
