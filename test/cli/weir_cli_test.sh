@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# `weir solve` end to end against spec/ifds-format.md: exact result output for
+# the data files (computed by hand from the spec), backend agreement, JSON,
+# --stats on stderr only, witnesses (valid paths, `no path` + status 1), and
+# exit status 2 with a diagnostic on stderr (and nothing on stdout) for bad
+# files, bad --witness requests, bad backends and missing files; CRLF/BOM input.
+set -u
+WEIR=$1
+DATA=$2
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+expect_out() { # name expected-stdout command...
+  local name=$1 want=$2; shift 2
+  local got
+  got=$("$@" 2>"$tmp/err"); local rc=$?
+  if [ $rc -ne 0 ] || [ "$got" != "$want" ]; then
+    echo "FAIL $name: rc=$rc"; echo " want: $want"; echo "  got: $got"; cat "$tmp/err"; fails=$((fails+1))
+  else echo "ok   $name"; fi
+}
+expect_fail() { # name status stderr-fragment command...
+  local name=$1 want_rc=$2 frag=$3; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  if [ $rc -ne "$want_rc" ] || ! grep -q -- "$frag" "$tmp/err" || [ -s "$tmp/out" ]; then
+    echo "FAIL $name: rc=$rc (want $want_rc), stderr:"; cat "$tmp/err"; echo "stdout:"; cat "$tmp/out"; fails=$((fails+1))
+  else echo "ok   $name"; fi
+}
+check() { # name condition-status message
+  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; fails=$((fails+1)); fi
+}
+
+# ---- exact results (hand-computed from the spec) ------------------------------
+# Lines in node declaration order (a proc line declares START then EXIT), facts in
+# declaration order with 0 first; nodes that hold nothing are left out.
+want_spec_examples="m.start: 0
+m.exit: 0 x y
+n1: 0 x
+n2: 0 x
+n3: 0 y
+n4: 0 x y"
+# rec(p) returns r (base case); through the recursion u is generated only on the
+# zero context; main gets r back as t, and t does not bypass the call.
+want_recursion="main.s: 0
+main.e: 0 t
+main.gen: 0
+main.call: 0 t
+main.ret: 0 t
+rec.s: 0 p
+rec.e: 0 p r u
+rec.call: 0 p
+rec.ret: 0 p r u"
+# a passes x through, b sees x as y and returns it as z; the ctrflow passes only 0.
+want_indirect="main.s: 0
+main.e: 0 x z
+main.call: 0 x
+main.ret: 0 x z
+a.s: 0 x
+a.e: 0 x
+b.s: 0 y
+b.e: 0 y"
+# s1 comes back only to after1, s2 only to after2 (no mixing between sites).
+want_two_sites="main.s: 0
+main.e: 0 s2 h
+call1: 0 s1
+after1: 0 s1 h
+pre2: 0
+call2: 0 s2
+after2: 0 s2 h
+helper.s: 0 s1 s2
+helper.e: 0 s1 s2 h
+helper.mid: 0 s1 s2 h"
+
+for name in spec_examples recursion indirect two_sites; do
+  var="want_$name"
+  want=${!var}
+  f="$DATA/$name.ifds"
+  expect_out "solve-$name" "$want" "$WEIR" solve "$f"
+  expect_out "solve-$name-tabulation" "$want" "$WEIR" solve "$f" --backend tabulation
+  expect_out "solve-$name-cpu-ref" "$want" "$WEIR" solve "$f" --backend cpu-ref
+  # exact bytes: one line per node, each ending in LF, nothing else
+  "$WEIR" solve "$f" >"$tmp/exact" 2>/dev/null
+  printf '%s\n' "$want" | cmp -s - "$tmp/exact"
+  check "solve-$name-bytes" $? "stdout is not byte-identical to the expected text"
+done
+
+# Every data file (also ones added later): tabulation and cpu-ref agree byte for byte.
+for f in "$DATA"/*.ifds; do
+  b=$(basename "$f")
+  "$WEIR" solve "$f" --backend tabulation >"$tmp/tab" 2>"$tmp/err"; rc1=$?
+  "$WEIR" solve "$f" --backend cpu-ref >"$tmp/ref" 2>"$tmp/err"; rc2=$?
+  [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ -s "$tmp/tab" ] && cmp -s "$tmp/tab" "$tmp/ref"
+  check "backends-agree-$b" $? "tabulation (rc $rc1) and cpu-ref (rc $rc2) differ"
+done
+
+# ---- JSON ---------------------------------------------------------------------
+expect_out json-spec_examples '{"m.start":["0"],"m.exit":["0","x","y"],"n1":["0","x"],"n2":["0","x"],"n3":["0","y"],"n4":["0","x","y"]}' \
+  "$WEIR" solve "$DATA/spec_examples.ifds" --format json
+expect_out json-two_sites '{"main.s":["0"],"main.e":["0","s2","h"],"call1":["0","s1"],"after1":["0","s1","h"],"pre2":["0"],"call2":["0","s2"],"after2":["0","s2","h"],"helper.s":["0","s1","s2"],"helper.e":["0","s1","s2","h"],"helper.mid":["0","s1","s2","h"]}' \
+  "$WEIR" solve "$DATA/two_sites.ifds" --format json --backend cpu-ref
+expect_out format-text "$want_indirect" "$WEIR" solve "$DATA/indirect.ifds" --format text
+expect_fail format-bad 2 "format" "$WEIR" solve "$DATA/indirect.ifds" --format xml
+
+# ---- --stats: stderr only, stdout unchanged ----------------------------------------
+for be in tabulation cpu-ref; do
+  "$WEIR" solve "$DATA/recursion.ifds" --backend "$be" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
+  [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && [ -s "$tmp/err" ] && grep -q "path_edges" "$tmp/err"
+  check "stats-$be" $? "rc=$rc, stdout changed or no stats on stderr: $(cat "$tmp/err")"
+done
+
+# ---- witnesses ----------------------------------------------------------------------
+# Exact where the realizable path is unique.
+expect_out witness-spec-n4-x "m.start 0
+n1 0
+n2 0
+n3 y
+n4 x" "$WEIR" solve "$DATA/spec_examples.ifds" --witness n4:x
+expect_out witness-indirect-ret-z "main.s 0
+main.call x
+b.s y
+b.e y
+main.ret z" "$WEIR" solve "$DATA/indirect.ifds" --witness main.ret:z
+expect_out witness-seed-itself "m.start 0" "$WEIR" solve "$DATA/spec_examples.ifds" --witness m.start:0
+
+# Elsewhere: one `NODE FACT` per line, first line a seed, last line the target, and
+# every vertex on the path holds in the solution (a realizable path from a seed
+# only visits vertices of the solution).
+witness_ok() { # name file seed-line node fact
+  local name=$1 f=$2 seedline=$3 node=$4 fact=$5
+  "$WEIR" solve "$f" --witness "$node:$fact" >"$tmp/w" 2>"$tmp/err"; local rc=$?
+  "$WEIR" solve "$f" >"$tmp/sol" 2>/dev/null
+  local bad=""
+  [ $rc -eq 0 ] || bad="rc=$rc"
+  [ "$(head -n1 "$tmp/w")" = "$seedline" ] || bad="$bad; first line '$(head -n1 "$tmp/w")' is not the seed"
+  [ "$(tail -n1 "$tmp/w")" = "$node $fact" ] || bad="$bad; last line '$(tail -n1 "$tmp/w")' is not the target"
+  while read -r n d extra; do
+    if [ -z "$n" ] || [ -z "$d" ] || [ -n "${extra:-}" ]; then bad="$bad; malformed line '$n $d $extra'"; continue; fi
+    grep -q -- "^$n:.* $d\( \|\$\)" "$tmp/sol" || bad="$bad; ($n, $d) does not hold"
+  done <"$tmp/w"
+  [ -z "$bad" ]; check "$name" $? "$bad"
+}
+witness_ok witness-recursion-main-e-t "$DATA/recursion.ifds" "main.s 0" main.e t
+witness_ok witness-recursion-rec-ret-u "$DATA/recursion.ifds" "main.s 0" rec.ret u
+witness_ok witness-recursion-rec-e-r "$DATA/recursion.ifds" "main.s 0" rec.e r
+witness_ok witness-two-sites-after2-h "$DATA/two_sites.ifds" "main.s 0" after2 h
+witness_ok witness-two-sites-helper-e-s1 "$DATA/two_sites.ifds" "main.s 0" helper.e s1
+# The recursion witness must go into rec with p and come back with r as t.
+"$WEIR" solve "$DATA/recursion.ifds" --witness main.e:t >"$tmp/w" 2>/dev/null
+grep -qx "main.call t" "$tmp/w" && grep -qx "rec.s p" "$tmp/w" && grep -qx "rec.e r" "$tmp/w" && grep -qx "main.ret t" "$tmp/w"
+check witness-recursion-through-call $? "$(cat "$tmp/w")"
+
+# Facts that do not hold: `no path`, status 1.
+nopath() { # name file node:fact
+  "$WEIR" solve "$2" --witness "$3" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  [ $rc -eq 1 ] && [ "$(cat "$tmp/out")" = "no path" ]
+  check "$1" $? "rc=$rc stdout='$(cat "$tmp/out")'"
+}
+nopath nopath-two-sites-after2-s1 "$DATA/two_sites.ifds" after2:s1
+nopath nopath-two-sites-after1-s2 "$DATA/two_sites.ifds" after1:s2
+nopath nopath-spec-n3-x "$DATA/spec_examples.ifds" n3:x
+nopath nopath-recursion-main-e-u "$DATA/recursion.ifds" main.e:u
+nopath nopath-indirect-main-ret-y "$DATA/indirect.ifds" main.ret:y
+# Several requests: status 1 when any does not hold, both answered.
+"$WEIR" solve "$DATA/two_sites.ifds" --witness after2:h --witness after1:s2 >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] && grep -qx "after2 h" "$tmp/out" && grep -qx "no path" "$tmp/out"
+check witness-several $? "rc=$rc stdout='$(cat "$tmp/out")'"
+
+# Bad witness requests: status 2 before solving.
+expect_fail witness-unknown-node 2 "no node called 'nope'" "$WEIR" solve "$DATA/spec_examples.ifds" --witness nope:x
+expect_fail witness-unknown-fact 2 "no fact called 'q'" "$WEIR" solve "$DATA/spec_examples.ifds" --witness n4:q
+expect_fail witness-fact-is-node-name 2 "no fact called 'n1'" "$WEIR" solve "$DATA/spec_examples.ifds" --witness n4:n1
+expect_fail witness-no-colon 2 "NODE:FACT" "$WEIR" solve "$DATA/spec_examples.ifds" --witness n4
+expect_fail witness-no-value 2 "witness" "$WEIR" solve "$DATA/spec_examples.ifds" --witness
+
+# ---- backends -----------------------------------------------------------------------
+expect_fail unknown-backend 2 "unknown backend 'nope'" "$WEIR" solve "$DATA/two_sites.ifds" --backend nope
+expect_fail backend-no-value 2 "backend" "$WEIR" solve "$DATA/two_sites.ifds" --backend
+for be in cpu cuda; do
+  # Not built: status 2 saying so. (When a build has it, it must agree with the oracle.)
+  "$WEIR" solve "$DATA/two_sites.ifds" --backend "$be" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  if [ $rc -eq 0 ]; then
+    [ "$(cat "$tmp/out")" = "$want_two_sites" ]; check "backend-$be-built" $? "differs from the expected result"
+  else
+    [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "backend '$be'" "$tmp/err" && grep -q "not available" "$tmp/err"
+    check "backend-$be-not-built" $? "rc=$rc stderr: $(cat "$tmp/err")"
+  fi
+done
+
+# ---- malformed files: status 2, FILE:LINE and the token on stderr, nothing on stdout ----
+printf 'ifds 1\nfacts x\nproc main s e\nflow s e bogus\nseed s 0\n' >"$tmp/bad_term.ifds"
+expect_fail bad-term 2 "bad_term.ifds:4:" "$WEIR" solve "$tmp/bad_term.ifds"
+expect_fail bad-term-token 2 "bogus" "$WEIR" solve "$tmp/bad_term.ifds"
+printf 'ifds 1\nfacts x\nproc main s e\nflow s e id\nseed s 0\nseed s 0\n' >"$tmp/dup_seed.ifds"
+expect_fail duplicate-seed 2 "dup_seed.ifds:6:" "$WEIR" solve "$tmp/dup_seed.ifds"
+printf 'ifds 1\nfacts x\nproc main s e\nflow s e gen:y\nseed s 0\n' >"$tmp/unknown_fact.ifds"
+expect_fail unknown-fact 2 "unknown_fact.ifds:4:" "$WEIR" solve "$tmp/unknown_fact.ifds"
+printf 'ifds 1\nproc main s e\nnode n main\nseed n 0\n' >"$tmp/seed_not_start.ifds"
+expect_fail seed-not-start 2 "seed_not_start.ifds:4:" "$WEIR" solve "$tmp/seed_not_start.ifds"
+printf 'ifds 1\nproc main s e\nflow s e id\n\n# the end\n' >"$tmp/no_seed.ifds"
+expect_fail no-seed-last-line 2 "no_seed.ifds:5:" "$WEIR" solve "$tmp/no_seed.ifds"
+: >"$tmp/empty.ifds"
+expect_fail empty-file 2 "empty.ifds:1:" "$WEIR" solve "$tmp/empty.ifds"
+printf 'facts x\nifds 1\n' >"$tmp/no_header.ifds"
+expect_fail header-not-first 2 "no_header.ifds:1:" "$WEIR" solve "$tmp/no_header.ifds"
+printf 'ifds 1\nproc main s e\nflow s e kill:0\nseed s 0\n' >"$tmp/kill_zero.ifds"
+expect_fail kill-zero 2 "kill_zero.ifds:3:" "$WEIR" solve "$tmp/kill_zero.ifds"
+# Errors are also reported on the resident backend's path (the loader runs first).
+expect_fail bad-term-cpu-ref 2 "bad_term.ifds:4:" "$WEIR" solve "$tmp/bad_term.ifds" --backend cpu-ref
+
+# ---- missing file, usage ---------------------------------------------------------------
+expect_fail missing-file 2 "none.ifds" "$WEIR" solve "$tmp/none.ifds"
+expect_fail directory 2 "$tmp" "$WEIR" solve "$tmp"
+expect_fail no-file 2 "no file" "$WEIR" solve
+expect_fail two-files 2 "more than one file" "$WEIR" solve "$DATA/two_sites.ifds" "$DATA/indirect.ifds"
+expect_fail unknown-option 2 "unknown option '--frobnicate'" "$WEIR" solve "$DATA/two_sites.ifds" --frobnicate
+expect_fail unknown-command 2 "unknown command 'dissolve'" "$WEIR" dissolve "$DATA/two_sites.ifds"
+
+# ---- lexical rules: CRLF, BOM, tabs, comments right after tokens ----------------------------
+printf '\xef\xbb\xbfifds 1\r\nfacts x y# two facts\r\n\r\nproc main\tm.s  m.e\r\nnode mid main\r\nflow m.s mid gen:x#gen\r\nflow mid m.e id kill:x x>y\r\nseed m.s 0\r\n' >"$tmp/crlf.ifds"
+want_crlf="m.s: 0
+m.e: 0 y
+mid: 0 x"
+expect_out crlf-bom "$want_crlf" "$WEIR" solve "$tmp/crlf.ifds"
+expect_out crlf-bom-cpu-ref "$want_crlf" "$WEIR" solve "$tmp/crlf.ifds" --backend cpu-ref
+"$WEIR" solve "$tmp/crlf.ifds" >"$tmp/out" 2>/dev/null
+! grep -q $'\r' "$tmp/out"; check crlf-no-cr-in-output $? "a CR leaked into the output"
+expect_out crlf-witness "m.s 0
+mid x
+m.e y" "$WEIR" solve "$tmp/crlf.ifds" --witness m.e:y
+# CRLF in an error: the line number still counts lines, and no CR in the message's token.
+printf 'ifds 1\r\nproc main s e\r\nflow s e bogus\r\nseed s 0\r\n' >"$tmp/crlf_bad.ifds"
+expect_fail crlf-error 2 "crlf_bad.ifds:3:" "$WEIR" solve "$tmp/crlf_bad.ifds"
+! grep -q $'\r' "$tmp/err"; check crlf-error-no-cr $? "a CR leaked into the error message"
+# Names that look like keywords are legal; output uses them as written.
+printf 'ifds 1\nfacts id kill\nproc seed gen flow\nflow gen flow id kill:id gen:kill,id\nseed gen 0\n' >"$tmp/keywords.ifds"
+expect_out keyword-names "gen: 0
+flow: 0 id kill" "$WEIR" solve "$tmp/keywords.ifds"
+
+echo "$fails failures"
+[ "$fails" -eq 0 ]
