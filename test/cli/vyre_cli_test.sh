@@ -72,6 +72,16 @@ for f in "$DATA"/*.vyre; do
   esac
 done
 
+# the example programs of test/data/ir, with the outputs their comments state
+expect_out data-xor "out: 5 7 5 3" "$VYRE" run "$DATA/xor.vyre" --input a=1,2,3,4 --input b=4,5,6,7
+expect_out data-fill "dst: 7 7 7 7 7 7 7 7" "$VYRE" run "$DATA/fill_op.vyre"
+expect_out data-histogram "bins: 0 2 1 3 0 0 0 0 0 0 0 0 0 0 0 0
+biggest: 35" "$VYRE" run "$DATA/histogram.vyre" --input values=1,17,2,3,3,35
+expect_out data-nested "out: 0 0 1 6 12 34 57 84" "$VYRE" run "$DATA/nested_loops.vyre"
+expect_out data-reduce "total: 55" "$VYRE" run "$DATA/reduce_sum.vyre" --input in=1,2,3,4,5,6,7,8,9,10
+expect_out data-saxpy "y: 2.5 4.5 6.5" "$VYRE" run "$DATA/saxpy.vyre" --input x=1,2,3 --input y=0.5,0.5,0.5 --input alpha=2
+expect_fail data-invalid 2 "V017" "$VYRE" run "$DATA/invalid_store_to_read.vyre" --input a=1
+
 printf '(program bad (workgroup 1 1 1)\n  (buffer a 0 read u32 0)\n  (store a 0 1))\n' >"$tmp/bad.vyre"
 expect_fail invalid-program 2 "V0" "$VYRE" run "$tmp/bad.vyre" --input a=1
 printf '(program broken (workgroup 1 1 1)\n  (buffer a 0 read u32 0\n' >"$tmp/broken.vyre"
