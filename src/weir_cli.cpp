@@ -134,9 +134,15 @@ int cmd_solve(const options& o) {
             return exit_invalid;
         }
         bits = std::move(*r);
-    } else if (o.backend == "cpu" || o.backend == "cuda") {
-        std::cerr << "weir: backend '" << o.backend
-                  << "' is not available in this build (available: tabulation, cpu-ref)\n";
+    } else if (o.backend == "cpu") {
+        auto r = solve_resident<vyre::cpu>(L, st);
+        if (!r) {
+            std::cerr << "weir: " << r.error().what() << "\n";
+            return exit_invalid;
+        }
+        bits = std::move(*r);
+    } else if (o.backend == "cuda") {
+        std::cerr << "weir: backend 'cuda' is not available in this build (available: tabulation, cpu-ref, cpu)\n";
         return exit_invalid;
     } else {
         return usage("unknown backend '" + o.backend + "' (tabulation, cpu-ref, cpu, cuda)");

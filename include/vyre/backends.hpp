@@ -13,12 +13,13 @@
 #include <boost/hana/type.hpp>
 
 #include <vyre/backend/any_backend.hpp>
+#include <vyre/backend/cpu.hpp>
 #include <vyre/backend/cpu_ref.hpp>
 
 namespace vyre {
 
 /// Every backend type enabled in this build, the reference first.
-inline constexpr auto enabled_backends = boost::hana::tuple_t<cpu_ref>;
+inline constexpr auto enabled_backends = boost::hana::tuple_t<cpu_ref, cpu>;
 
 /// Ids of the enabled backends, in `enabled_backends` order.
 inline std::vector<std::string> backend_ids() {

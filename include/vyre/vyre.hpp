@@ -18,5 +18,6 @@
 #include <vyre/backend/config.hpp>
 #include <vyre/backend/provided.hpp>
 #include <vyre/backend/cpu_ref.hpp>
+#include <vyre/backend/cpu.hpp>
 #include <vyre/backend/any_backend.hpp>
 #include <vyre/backends.hpp>

@@ -2,15 +2,24 @@
 // bit for bit on the path-edge sets, on generated and hand-made problems.
 
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "support/backends.hpp"
+#include "support/brute_force.hpp"
 #include "support/ifds_gen.hpp"
 
 #include <weir/adapter/vyre_resident_ifds.hpp>
+#include <weir/ifds/format.hpp>
 #include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/resident_solver.hpp>
 #include <weir/ifds/solution.hpp>
 #include <weir/ifds/tabulation_solver.hpp>
+
+#ifndef WEIR_TEST_DATA_DIR
+#define WEIR_TEST_DATA_DIR "test/data/ifds"
+#endif
 
 using namespace weir::ifds;
 using vyre::test::backend_list;
@@ -22,14 +31,21 @@ void check_parity(B& backend, const problem& pb, std::uint64_t seed) {
     auto L = make_layout(pb);
     auto expect = tabulation_solver(L).solve();
     weir::vyre_resident_ifds<B> d(backend);
-    auto solver = resident_solver<weir::vyre_resident_ifds<B>>::create(d, L);
-    REQUIRE(solver.has_value());
-    auto got = solver->solve();
-    if (!got) FAIL(got.error().what());
-    CHECK(got->path_edges == expect.path_edges);
-    CHECK(got->stats.path_edges == expect.stats.path_edges);
-    CHECK(got->stats.contexts == expect.stats.contexts);
-    CHECK(got->stats.summary_edges == expect.stats.summary_edges);
+    // Both ways of running a round: the IR kernels and the catalogue ops.
+    for (auto mode : {kernel_mode::ir_kernels, kernel_mode::catalogue_ops}) {
+        INFO("mode " << (mode == kernel_mode::ir_kernels ? "ir_kernels" : "catalogue_ops"));
+        resident_options opt;
+        opt.mode = mode;
+        auto solver = resident_solver<weir::vyre_resident_ifds<B>>::create(d, L, opt);
+        REQUIRE(solver.has_value());
+        CHECK(solver->uses_catalogue_ops() == (mode == kernel_mode::catalogue_ops));
+        auto got = solver->solve();
+        if (!got) FAIL(got.error().what());
+        CHECK(got->path_edges == expect.path_edges);
+        CHECK(got->stats.path_edges == expect.stats.path_edges);
+        CHECK(got->stats.contexts == expect.stats.contexts);
+        CHECK(got->stats.summary_edges == expect.stats.summary_edges);
+    }
 }
 } // namespace
 
@@ -100,4 +116,300 @@ TEMPLATE_LIST_TEST_CASE("resident solver grows its frontier and reuses buffers a
     std::uint64_t result_bytes = sets.size() * std::uint64_t(std::max<std::uint32_t>(L.pe_words, 1)) * 4;
     CHECK(down >= result_bytes);
     CHECK(down - result_bytes <= rounds * 4 * 4);
+}
+
+// ---- hand-made problems -------------------------------------------------------------
+// Each is solved on the backend and by tabulation (bits must be equal), checked
+// against the naive reference (support/brute_force.hpp), and against the result
+// computed by hand from the spec: the whole `weir solve` text, and the facts
+// that decide each case.
+
+namespace {
+
+/// Solves `pb` on `backend`, checks parity with tabulation and the brute-force
+/// reference, and returns the solution.
+template <class B>
+solution resident_solution(B& backend, const problem& pb) {
+    auto L = make_layout(pb);
+    auto expect = tabulation_solver(L).solve();
+    weir::vyre_resident_ifds<B> d(backend);
+    // Both ways of running a round: the IR kernels and the catalogue ops.
+    for (auto mode : {kernel_mode::ir_kernels, kernel_mode::catalogue_ops}) {
+        INFO("mode " << (mode == kernel_mode::ir_kernels ? "ir_kernels" : "catalogue_ops"));
+        resident_options opt;
+        opt.mode = mode;
+        auto solver = resident_solver<weir::vyre_resident_ifds<B>>::create(d, L, opt);
+        REQUIRE(solver.has_value());
+        CHECK(solver->uses_catalogue_ops() == (mode == kernel_mode::catalogue_ops));
+        auto got = solver->solve();
+        if (!got) FAIL(got.error().what());
+        CHECK(got->path_edges == expect.path_edges);
+        CHECK(got->stats.path_edges == expect.stats.path_edges);
+        CHECK(got->stats.contexts == expect.stats.contexts);
+        CHECK(got->stats.summary_edges == expect.stats.summary_edges);
+    }
+    auto s = extract_solution(L, expect.path_edges);  // equal to every resident run above
+    CHECK(s == weir::test::brute_force_solve(pb));
+    return s;
+}
+
+/// The facts at node `name`, as `weir solve` lists them ("" when none holds).
+std::string facts_at(const problem& pb, const solution& s, const std::string& name) {
+    for (node_id n = 0; n < pb.nodes.size(); ++n)
+        if (pb.nodes[n].name == name) {
+            std::string out;
+            for (fact_id f : s.facts[n]) out += (out.empty() ? "" : " ") + pb.fact_name(f);
+            return out;
+        }
+    FAIL("no node called " << name);
+    return {};
+}
+
+struct hand_case {
+    const char* name;
+    const char* text;    ///< the `.ifds` problem
+    const char* result;  ///< the whole `weir solve` output, by hand
+    /// (node, facts) at the nodes that decide the case.
+    std::vector<std::pair<const char*, const char*>> key;
+};
+
+const hand_case hand_cases[] = {
+    {"two call sites of one callee do not mix",
+     R"(ifds 1
+facts a b
+proc main m.s m.e
+node c1 main
+node r1 main
+node c2 main
+node r2 main
+flow m.s c1 gen:a
+call c1 f r1
+ctrflow c1 id kill:a
+flow r1 c2 id kill:a gen:b
+call c2 f r2
+ctrflow c2 id kill:b
+flow r2 m.e id
+proc f f.s f.e
+flow f.s f.e id
+seed m.s 0
+)",
+     "m.s: 0\nm.e: 0 b\nc1: 0 a\nr1: 0 a\nc2: 0 b\nr2: 0 b\nf.s: 0 a b\nf.e: 0 a b\n",
+     // f's exit holds a and b, but a goes back only to r1 and b only to r2.
+     {{"f.e", "0 a b"}, {"r1", "0 a"}, {"r2", "0 b"}}},
+
+    {"no return past a seed",
+     R"(ifds 1
+facts x y
+proc main m.s m.e
+node c main
+node r main
+flow m.s c id
+call c f r
+flow r m.e id
+proc f f.s f.e
+flow f.s f.e id gen:x
+seed f.s y
+seed m.s 0
+)",
+     "m.s: 0\nm.e: 0 x\nc: 0\nr: 0 x\nf.s: 0 y\nf.e: 0 x y\n",
+     // y is seeded inside f: it reaches f's exit but no call carried it there.
+     {{"f.e", "0 x y"}, {"r", "0 x"}, {"m.e", "0 x"}}},
+
+    {"a seed only in the callee reaches nothing in the caller",
+     R"(ifds 1
+facts x
+proc main m.s m.e
+node c main
+node r main
+flow m.s c id
+call c f r
+flow r m.e id
+proc f f.s f.e
+flow f.s f.e id gen:x
+seed f.s 0
+)",
+     "f.s: 0\nf.e: 0 x\n",
+     {{"f.e", "0 x"}, {"r", ""}, {"m.e", ""}, {"m.s", ""}}},
+
+    {"kill on the call-to-return edge",
+     R"(ifds 1
+facts k s
+proc main m.s m.e
+node c main
+node r main
+flow m.s c gen:k,s
+call c g r
+ctrflow c id kill:k   # k does not bypass the call
+flow r m.e id
+proc g g.s g.e
+flow g.s g.e id kill:k   # ... and does not survive it
+seed m.s 0
+)",
+     "m.s: 0\nm.e: 0 s\nc: 0 k s\nr: 0 s\ng.s: 0 k s\ng.e: 0 s\n",
+     {{"c", "0 k s"}, {"g.s", "0 k s"}, {"r", "0 s"}}},
+
+    {"facts generated in a callee come back through the return flow",
+     R"(ifds 1
+facts g1 g2
+proc main m.s m.e
+node c main
+node r main
+flow m.s c id
+retflow c gen_fn g1>g1   # before its call line: only g1 comes back
+call c gen_fn r
+flow r m.e id
+proc gen_fn q.s q.e
+node q.mid gen_fn
+flow q.s q.mid gen:g1
+flow q.mid q.e id gen:g2
+seed m.s 0
+)",
+     "m.s: 0\nm.e: 0 g1\nc: 0\nr: 0 g1\nq.s: 0\nq.e: 0 g1 g2\nq.mid: 0 g1\n",
+     {{"c", "0"}, {"q.e", "0 g1 g2"}, {"r", "0 g1"}}},
+
+    {"recursion with x=y moves",
+     R"(ifds 1
+facts x y
+proc main m.s m.e
+node c main
+node r main
+flow m.s c gen:x
+call c f r
+flow r m.e id
+proc f f.s f.e
+node f.c f
+node f.r f
+flow f.s f.e id              # base case
+flow f.s f.c id kill:y x>y   # y = x
+call f.c f f.r
+callflow f.c f y>x           # the callee's x is the caller's y
+retflow f.c f x>y            # the callee's x comes back as y
+ctrflow f.c id kill:y
+flow f.r f.e id
+seed m.s 0
+)",
+     "m.s: 0\nm.e: 0 x y\nc: 0 x\nr: 0 x y\nf.s: 0 x\nf.e: 0 x y\nf.c: 0 x y\nf.r: 0 x y\n",
+     // y never enters f (the callflows pass only x, and y as x), but comes back out of the recursion.
+     {{"f.s", "0 x"}, {"f.r", "0 x y"}, {"r", "0 x y"}}},
+
+    {"an indirect call with two targets",
+     R"(ifds 1
+facts a b c
+proc main m.s m.e
+node cs main
+node rs main
+flow m.s cs gen:a
+call cs p1 rs
+call cs p2 rs
+retflow cs p1 b>b      # p1 returns only b
+callflow cs p2 a>b     # p2 sees a as b
+retflow cs p2 a>c      # p2 would return a as c (it has no a at its exit)
+ctrflow cs
+flow rs m.e id
+proc p1 p1.s p1.e
+flow p1.s p1.e id gen:b
+proc p2 p2.s p2.e
+flow p2.s p2.e id
+seed m.s 0
+)",
+     "m.s: 0\nm.e: 0 b\ncs: 0 a\nrs: 0 b\np1.s: 0 a\np1.e: 0 a b\np2.s: 0 b\np2.e: 0 b\n",
+     // p1's exit has a, but only p2's retflow maps a (to c): each target returns through its own retflow.
+     {{"p1.e", "0 a b"}, {"p2.s", "0 b"}, {"rs", "0 b"}}},
+
+    {"two call sites sharing a return site",
+     R"(ifds 1
+facts a b m
+proc main m.s m.e
+node br main
+node c1 main
+node c2 main
+node join main
+flow m.s br id
+flow br c1 gen:a
+flow br c2 gen:b
+call c1 f join
+retflow c1 f a>a b>m
+retflow c2 f b>b a>m
+call c2 f join
+ctrflow c1
+ctrflow c2
+flow join m.e id
+proc f f.s f.e
+flow f.s f.e id
+seed m.s 0
+)",
+     "m.s: 0\nm.e: 0 a b\nbr: 0\nc1: 0 a\nc2: 0 b\njoin: 0 a b\nf.s: 0 a b\nf.e: 0 a b\n",
+     // A return for c1's call uses c1's retflow on what c1 passed: m would appear
+     // only if a site's return took the other site's facts or retflow.
+     {{"f.e", "0 a b"}, {"join", "0 a b"}, {"m.e", "0 a b"}}},
+
+    {"a start node as call site and as return site",
+     R"(ifds 1
+facts x y
+proc main m.s m.e
+node m.mid main
+call m.s g m.mid
+flow m.mid m.e id
+proc g g.s g.e
+node g.c g
+flow g.s g.c id
+flow g.s g.e id
+call g.c h g.s
+ctrflow g.c
+proc h h.s h.e
+flow h.s h.e id gen:x x>y
+seed m.s 0
+)",
+     "m.s: 0\nm.e: 0 x y\nm.mid: 0 x y\ng.s: 0 x y\ng.e: 0 x y\ng.c: 0 x y\nh.s: 0 x y\nh.e: 0 x y\n",
+     {{"m.s", "0"}, {"g.s", "0 x y"}, {"m.mid", "0 x y"}}},
+};
+
+} // namespace
+
+TEMPLATE_LIST_TEST_CASE("resident solver on the hand-made data files", "[ifds][parity][hand]", backend_list) {
+    // The files under test/data/ifds and their results, computed by hand from the spec.
+    const std::pair<const char*, const char*> files[] = {
+        {"spec_examples.ifds", "m.start: 0\nm.exit: 0 x y\nn1: 0 x\nn2: 0 x\nn3: 0 y\nn4: 0 x y\n"},
+        {"recursion.ifds",
+         "main.s: 0\nmain.e: 0 t\nmain.gen: 0\nmain.call: 0 t\nmain.ret: 0 t\nrec.s: 0 p\nrec.e: 0 p r u\n"
+         "rec.call: 0 p\nrec.ret: 0 p r u\n"},
+        {"indirect.ifds", "main.s: 0\nmain.e: 0 x z\nmain.call: 0 x\nmain.ret: 0 x z\na.s: 0 x\na.e: 0 x\nb.s: 0 y\nb.e: 0 y\n"},
+        {"two_sites.ifds",
+         "main.s: 0\nmain.e: 0 s2 h\ncall1: 0 s1\nafter1: 0 s1 h\npre2: 0\ncall2: 0 s2\nafter2: 0 s2 h\n"
+         "helper.s: 0 s1 s2\nhelper.e: 0 s1 s2 h\nhelper.mid: 0 s1 s2 h\n"},
+    };
+    TestType b;
+    for (const auto& [file, result] : files) {
+        INFO(file);
+        auto pb = load_problem_file(std::string(WEIR_TEST_DATA_DIR) + "/" + file);
+        if (!pb) FAIL(pb.error().what());
+        auto s = resident_solution(b, *pb);
+        CHECK(format_solution(*pb, s) == result);
+    }
+    // The facts that decide the files' cases.
+    auto two = load_problem_file(std::string(WEIR_TEST_DATA_DIR) + "/two_sites.ifds");
+    REQUIRE(two.has_value());
+    auto s2 = resident_solution(b, *two);
+    CHECK(facts_at(*two, s2, "after1") == "0 s1 h");  // no s2 from the second site
+    CHECK(facts_at(*two, s2, "after2") == "0 s2 h");  // no s1 from the first site
+    auto rec = load_problem_file(std::string(WEIR_TEST_DATA_DIR) + "/recursion.ifds");
+    REQUIRE(rec.has_value());
+    auto sr = resident_solution(b, *rec);
+    CHECK(facts_at(*rec, sr, "main.ret") == "0 t");  // u stays inside rec; r comes back as t
+    CHECK(facts_at(*rec, sr, "rec.e") == "0 p r u");
+}
+
+TEMPLATE_LIST_TEST_CASE("resident solver on hand-written problems", "[ifds][parity][hand]", backend_list) {
+    TestType b;
+    for (const auto& hc : hand_cases) {
+        INFO(hc.name);
+        auto pb = load_problem(hc.text, "hand.ifds");
+        if (!pb) FAIL(pb.error().what());
+        auto s = resident_solution(b, *pb);
+        CHECK(format_solution(*pb, s) == hc.result);
+        for (const auto& [node, facts] : hc.key) {
+            INFO("at " << node);
+            CHECK(facts_at(*pb, s, node) == facts);
+        }
+    }
 }

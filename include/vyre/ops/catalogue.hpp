@@ -15,36 +15,10 @@
 
 #include <vyre/core/result.hpp>
 #include <vyre/ir/types.hpp>
+#include <vyre/ops/ifds.hpp>
+#include <vyre/ops/op_info.hpp>
 
 namespace vyre::ops {
-
-/// Whether an op argument is a buffer or a u32 literal.
-enum class param_kind { buffer, u32_literal };
-
-/// One argument of an op's signature.
-struct param {
-    param_kind kind = param_kind::buffer;
-    std::string_view name;
-    bool writable = false;  ///< the buffer must be `read_write` or `output`
-    ir::scalar_type type = ir::scalar_type::u32;  ///< element type of a buffer argument
-};
-
-/// One bound argument when an op runs: a buffer's bytes or a literal.
-struct op_arg {
-    std::span<std::uint8_t> bytes;
-    std::uint32_t literal = 0;
-};
-
-/// Reference implementation: runs the op over its bound arguments.
-using reference_fn = result<void> (*)(std::span<op_arg> args);
-
-/// A catalogue entry.
-struct op_info {
-    std::string_view name;
-    std::vector<param> params;
-    std::string_view summary;
-    reference_fn reference = nullptr;
-};
 
 namespace detail {
 
@@ -211,6 +185,12 @@ inline const std::vector<op_info>& catalogue() {
         {"csr_expand", {in("offsets"), in("targets"), in("frontier"), out("out"), out("count")},
          "out = concat of targets[offsets[f] .. offsets[f+1]) for f in frontier (extra dropped); count[0] = total",
          &csr_expand},
+        {"ifds_seed", ifds::signature(),
+         "adds each frontier entry (node, ctx*F+fact) as an IFDS path edge if new (see vyre/ops/ifds.hpp)",
+         &ifds::seed_reference},
+        {"ifds_expand", ifds::signature(),
+         "one round of exact IFDS tabulation over weir's layout tables (see vyre/ops/ifds.hpp)",
+         &ifds::expand_reference},
     };
     return ops;
 }

@@ -27,6 +27,8 @@ public:
 
     std::string_view backend_id() const { return b_->id(); }
     std::string_view backend_version() const { return b_->version(); }
+    /// Catalogue ops the backend runs natively (lets the solver pick the op path).
+    std::vector<std::string> supported_ops() const { return vyre::supported_ops(*b_); }
     result<resource> allocate(std::uint64_t n) { return b_->allocate(n); }
     result<void> free(const resource& r) { return b_->free(r); }
     result<void> upload(const resource& r, bytes_view d) { return b_->upload(r, d); }

@@ -197,6 +197,19 @@ inline vyre::ir::program expand_kernel() {
     return p;
 }
 
+/// The same round as one catalogue op (`ifds_seed` / `ifds_expand`, see
+/// vyre/ops/ifds.hpp) over the same buffers: backends that run the op
+/// natively (cpu_ref by its reference, cpu in parallel) do the whole round in
+/// compiled code instead of interpreting the kernel per edge.
+inline vyre::ir::program op_kernel(bool seed) {
+    using namespace detail;
+    auto p = kernel_shell(seed ? "weir_ifds_seed_op" : "weir_ifds_expand_op");
+    std::vector<expr> args;
+    for (auto b : kernel_buffers) args.push_back(var(std::string(b)));
+    p.add(op(seed ? "ifds_seed" : "ifds_expand", std::move(args)));
+    return p;
+}
+
 /// `dst[i] = src[i]`: grows a frontier buffer (catalogue op `copy`).
 inline vyre::ir::program copy_kernel() {
     using namespace vyre::ir;

@@ -29,8 +29,16 @@
 
 namespace weir::ifds {
 
+/// How the rounds run: the IR kernels (portable: any backend can interpret
+/// them) or the catalogue ops `ifds_seed`/`ifds_expand` (compiled code on
+/// backends that run them natively). `automatic` takes the ops when the
+/// dispatcher lists them in `supported_ops()`.
+enum class kernel_mode { automatic, ir_kernels, catalogue_ops };
+
 /// Options of a resident solver.
 struct resident_options {
+    /// IR kernels or catalogue ops (see `kernel_mode`).
+    kernel_mode mode = kernel_mode::automatic;
     /// Frontier entries allocated at first (grown by doubling on demand).
     std::uint32_t initial_frontier = 4096;
     /// Workgroups per round at most (rounds use a grid-stride loop).
@@ -135,11 +143,31 @@ private:
     }
 
     struct kernels {
-        vyre::ir::program seed = seed_kernel(), expand = expand_kernel(), copy = copy_kernel(), clear = clear_kernel();
+        explicit kernels(bool ops)
+            : seed(ops ? op_kernel(true) : seed_kernel()), expand(ops ? op_kernel(false) : expand_kernel()) {}
+        vyre::ir::program seed, expand, copy = copy_kernel(), clear = clear_kernel();
     };
 
+    static bool use_ops(D& d, kernel_mode m) {
+        if (m != kernel_mode::automatic) return m == kernel_mode::catalogue_ops;
+        if constexpr (requires { d.supported_ops(); }) {
+            auto ops = d.supported_ops();
+            return std::find(ops.begin(), ops.end(), "ifds_expand") != ops.end() &&
+                   std::find(ops.begin(), ops.end(), "ifds_seed") != ops.end();
+        } else {
+            return false;
+        }
+    }
+
     resident_solver(D& d, const layout& L, std::shared_ptr<resident_graph<D>> g, resident_options opt)
-        : d_(&d), L_(&L), graph_(std::move(g)), opt_(std::move(opt)), programs_(std::make_shared<kernels>()) {}
+        : d_(&d), L_(&L), graph_(std::move(g)), opt_(std::move(opt)),
+          programs_(std::make_shared<kernels>(use_ops(d, opt_.mode))) {}
+
+public:
+    /// True when rounds run as catalogue ops rather than IR kernels.
+    bool uses_catalogue_ops() const { return programs_->expand.body.front().kind == vyre::ir::stmt_kind::op; }
+
+private:
 
     result<void> allocate_scratch() {
         owns_ = true;

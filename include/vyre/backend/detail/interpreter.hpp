@@ -8,6 +8,8 @@
 /// as the spec allows and a divergent barrier is detected.
 
 #include <array>
+#include <atomic>
+#include <type_traits>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -218,7 +220,58 @@ struct bound_buffer {
     std::uint8_t* data = nullptr;
     std::uint64_t count = 0;
     ir::scalar_type type{};
+    bool local = false;  ///< workgroup memory (never shared between threads)
 };
+
+/// Atomic read-modify-write of element `idx` through `std::atomic_ref`, for
+/// buffers that several threads may touch at once. Returns the old value.
+inline std::uint64_t shared_atomic(const bound_buffer& b, std::uint64_t idx, ir::op_code op, std::uint64_t v,
+                                   std::uint64_t v2) {
+    auto rmw = [&](auto* p) -> std::uint64_t {
+        using T = std::remove_pointer_t<decltype(p)>;
+        std::atomic_ref<T> a(*p);
+        const T x = static_cast<T>(v);
+        switch (op) {
+        case ir::op_code::atomic_add: return a.fetch_add(x);
+        case ir::op_code::atomic_sub: return a.fetch_sub(x);
+        case ir::op_code::atomic_and: return a.fetch_and(x);
+        case ir::op_code::atomic_or: return a.fetch_or(x);
+        case ir::op_code::atomic_xor: return a.fetch_xor(x);
+        case ir::op_code::atomic_exchange: return a.exchange(x);
+        case ir::op_code::atomic_cas: {
+            T expected = x;
+            a.compare_exchange_strong(expected, static_cast<T>(v2));
+            return expected;
+        }
+        default: {  // min / max: a compare-exchange loop
+            T old = a.load();
+            while (!a.compare_exchange_weak(old, static_cast<T>(atomic_combine(op, b.type, old, v)))) {
+            }
+            return old;
+        }
+        }
+    };
+    std::uint8_t* p = b.data + idx * ir::size_of(b.type);
+    if (ir::size_of(b.type) == 8) return rmw(reinterpret_cast<std::uint64_t*>(p));
+    return rmw(reinterpret_cast<std::uint32_t*>(p));
+}
+
+/// The bound arguments of a whole-dispatch catalogue op.
+inline std::vector<ops::op_arg> bind_op_args(const compiled_program& cp, std::span<const bound_buffer> bufs) {
+    std::vector<ops::op_arg> args;
+    for (const auto& a : cp.op_args) {
+        ops::op_arg x;
+        if (a.kind == ir::expr_kind::var) {
+            for (std::size_t i = 0; i < cp.source.buffers.size(); ++i)
+                if (cp.source.buffers[i].name == a.name)
+                    x.bytes = std::span<std::uint8_t>(bufs[i].data, bufs[i].count * ir::size_of(bufs[i].type));
+        } else {
+            x.literal = static_cast<std::uint32_t>(a.bits);
+        }
+        args.push_back(x);
+    }
+    return args;
+}
 
 /// The default grid of the spec: [ceil(E / x), 1, 1], E the largest element
 /// count among output and read_write buffers (among all inputs if none).
@@ -243,31 +296,46 @@ inline std::array<std::uint32_t, 3> default_grid(const ir::program& p, std::span
 /// workgroup buffers are ignored.
 class executor {
 public:
+    /// An executor for one thread. `concurrent`: other threads run other
+    /// workgroups of the same dispatch at the same time, so atomics on shared
+    /// buffers use hardware atomics and the step budget is counted in `shared_steps`.
     executor(const compiled_program& cp, std::span<const bound_buffer> bufs, std::array<std::uint32_t, 3> wg,
-             std::array<std::uint32_t, 3> grid, std::uint64_t step_budget)
-        : cp_(cp), bufs_(bufs.begin(), bufs.end()), wg_(wg), grid_(grid), budget_(step_budget) {}
+             std::array<std::uint32_t, 3> grid, std::uint64_t step_budget, bool concurrent = false,
+             std::atomic<std::uint64_t>* shared_steps = nullptr)
+        : cp_(cp), bufs_(bufs.begin(), bufs.end()), wg_(wg), grid_(grid), budget_(step_budget),
+          concurrent_(concurrent), shared_steps_(shared_steps) {}
 
-    /// Runs the whole dispatch.
+    /// Number of workgroups of the dispatch.
+    std::uint64_t workgroup_count() const { return std::uint64_t(grid_[0]) * grid_[1] * grid_[2]; }
+
+    /// Runs the whole dispatch (an op runs by its reference implementation).
     result<void> run() {
-        if (cp_.op) return run_op();
+        if (cp_.op) {
+            auto args = bind_op_args(cp_, bufs_);
+            return cp_.op->reference(args);
+        }
+        return run_workgroups(0, workgroup_count());
+    }
+
+    /// Runs workgroups [first, last) of the linearised grid (x fastest).
+    result<void> run_workgroups(std::uint64_t first, std::uint64_t last) {
         const auto& decls = cp_.source.buffers;
         std::vector<std::size_t> wg_bufs;
         for (std::size_t i = 0; i < decls.size(); ++i)
             if (decls[i].acc == ir::access::workgroup) wg_bufs.push_back(i);
         std::vector<std::vector<std::uint8_t>> wg_store(wg_bufs.size());
         const std::uint64_t inv_per_wg = std::uint64_t(wg_[0]) * wg_[1] * wg_[2];
-        for (std::uint32_t gz = 0; gz < grid_[2]; ++gz)
-            for (std::uint32_t gy = 0; gy < grid_[1]; ++gy)
-                for (std::uint32_t gx = 0; gx < grid_[0]; ++gx) {
-                    wgid_ = {gx, gy, gz};
-                    for (std::size_t k = 0; k < wg_bufs.size(); ++k) {
-                        const auto& d = decls[wg_bufs[k]];
-                        wg_store[k].assign(d.count * ir::size_of(d.type), 0);
-                        bufs_[wg_bufs[k]] = {wg_store[k].data(), d.count, d.type};
-                    }
-                    auto r = cp_.has_barrier ? run_workgroup_phased(inv_per_wg) : run_workgroup_simple(inv_per_wg);
-                    if (!r) return r;
-                }
+        for (std::uint64_t w = first; w < last; ++w) {
+            wgid_ = {static_cast<std::uint32_t>(w % grid_[0]), static_cast<std::uint32_t>((w / grid_[0]) % grid_[1]),
+                     static_cast<std::uint32_t>(w / (std::uint64_t(grid_[0]) * grid_[1]))};
+            for (std::size_t k = 0; k < wg_bufs.size(); ++k) {
+                const auto& d = decls[wg_bufs[k]];
+                wg_store[k].assign(d.count * ir::size_of(d.type), 0);
+                bufs_[wg_bufs[k]] = {wg_store[k].data(), d.count, d.type, true};
+            }
+            auto r = cp_.has_barrier ? run_workgroup_phased(inv_per_wg) : run_workgroup_simple(inv_per_wg);
+            if (!r) return r;
+        }
         return {};
     }
 
@@ -368,7 +436,7 @@ private:
             }
             const cstmt& s = cp_.stmts[cp_.lists[f.list + f.pc]];
             ++f.pc;
-            if (budget_ && ++steps_ > budget_)
+            if (budget_ && over_budget())
                 return error(error_code::dispatch_failed,
                              "program '" + cp_.source.name + "' exceeded its step budget of " +
                                  std::to_string(budget_) + " statement executions",
@@ -413,6 +481,14 @@ private:
         }
         inv.done = true;
         return stop::finished;
+    }
+
+    /// Counts one statement; true when the dispatch's budget is spent.
+    bool over_budget() {
+        ++steps_;
+        if (!shared_steps_) return steps_ > budget_;
+        if (steps_ % 1024 == 0) return shared_steps_->fetch_add(1024) + 1024 > budget_;
+        return false;
     }
 
     std::uint64_t builtin_value(const cexpr& c) const {
@@ -466,6 +542,7 @@ private:
             std::uint64_t v2 = c.op == ir::op_code::atomic_cas ? eval(c.a[2]) : 0;
             const auto& b = bufs_[c.slot];
             if (idx >= b.count) return 0;
+            if (concurrent_ && !b.local) return shared_atomic(b, idx, c.op, v, v2);
             std::uint64_t old = load_element(b.data, idx, b.type);
             std::uint64_t nv = c.op == ir::op_code::atomic_cas ? (old == v ? v2 : old) : atomic_combine(c.op, b.type, old, v);
             store_element(b.data, idx, b.type, nv);
@@ -475,28 +552,12 @@ private:
         return 0;
     }
 
-    result<void> run_op() {
-        std::vector<ops::op_arg> args;
-        for (const auto& a : cp_.op_args) {
-            ops::op_arg x;
-            if (a.kind == ir::expr_kind::var) {
-                for (std::size_t i = 0; i < cp_.source.buffers.size(); ++i)
-                    if (cp_.source.buffers[i].name == a.name) {
-                        const auto& b = bufs_[i];
-                        x.bytes = std::span<std::uint8_t>(b.data, b.count * ir::size_of(b.type));
-                    }
-            } else {
-                x.literal = static_cast<std::uint32_t>(a.bits);
-            }
-            args.push_back(x);
-        }
-        return cp_.op->reference(args);
-    }
-
     const compiled_program& cp_;
     std::vector<bound_buffer> bufs_;
     std::array<std::uint32_t, 3> wg_, grid_, wgid_{};
     std::uint64_t budget_, steps_ = 0;
+    bool concurrent_ = false;
+    std::atomic<std::uint64_t>* shared_steps_ = nullptr;
     invocation* cur_ = nullptr;
     std::optional<backend_error> err_;
 };

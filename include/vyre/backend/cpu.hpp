@@ -1,0 +1,124 @@
+#pragma once
+/// \file vyre/backend/cpu.hpp
+/// `vyre::cpu`: the fast host backend. The same compact program form and the
+/// same resident handles as `cpu_ref` (byte-for-byte the same results), with
+/// workgroups spread over threads and the catalogue ops the IFDS solver
+/// leans on run by native parallel loops.
+///
+/// Threads come from OpenMP when the code is compiled with `-fopenmp` (the
+/// build and `vyre.pc` add it): its persistent thread pool makes a dispatch
+/// cost microseconds, not a thread start each time, and it needs no package
+/// beyond the compiler. Without OpenMP the same code runs on std::threads.
+/// Thread count: `dispatch_config::threads`, else the `VYRE_CPU_THREADS`
+/// environment variable, else every core.
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include <boost/hana/tuple.hpp>
+
+#include <vyre/backend/capabilities.hpp>
+#include <vyre/backend/concepts.hpp>
+#include <vyre/backend/detail/host_backend.hpp>
+#include <vyre/backend/detail/native_ops.hpp>
+#include <vyre/backend/detail/parallel.hpp>
+
+namespace vyre {
+
+/// The multithreaded host backend (id `cpu`). Thread-safe like `cpu_ref`.
+class cpu : public detail::host_backend<cpu> {
+public:
+    /// Capabilities: resident dispatch.
+    static constexpr auto capabilities = boost::hana::tuple_t<cap::resident_dispatch>;
+
+    /// A backend using `threads` worker threads by default (0: environment or every core).
+    explicit cpu(unsigned threads = 0) : default_threads_(threads) {}
+
+    /// Backend id.
+    std::string_view id() const { return "cpu"; }
+    /// Implementation version (part of cache keys).
+    std::string_view version() const { return "1.0.0"; }
+    /// Limits.
+    device_limits limits() const {
+        device_limits l;
+        l.max_workgroup_size = {1024, 1024, 1024};
+        l.max_invocations_per_workgroup = 1 << 20;
+        l.subgroup_size = 1;
+        l.max_storage_buffer_bytes = 1ull << 40;
+        return l;
+    }
+    /// Device profile.
+    vyre::device_profile device_profile() const {
+        return {"cpu", "host, " + std::to_string(threads({})) + " threads", capability_names<cpu>(), limits()};
+    }
+    /// Worker threads a dispatch with config `c` uses.
+    unsigned threads(const dispatch_config& c) const {
+        if (c.threads) return c.threads;
+        if (default_threads_) return default_threads_;
+        if (const char* e = std::getenv("VYRE_CPU_THREADS")) {
+            int n = std::atoi(e);
+            if (n > 0) return static_cast<unsigned>(n);
+        }
+        return std::max(1u, std::thread::hardware_concurrency());
+    }
+
+    /// Runs a compiled program: workgroups in chunks over the threads; a
+    /// catalogue op by its native parallel loop when there is one.
+    result<void> execute(const detail::compiled_program& cp, std::span<const detail::bound_buffer> bound,
+                         const dispatch_config& c) {
+        const unsigned nt = threads(c);
+        if (cp.op) {
+            auto args = detail::bind_op_args(cp, bound);
+            if (auto native = detail::find_native_op(cp.op->name)) return native(args, nt);
+            return cp.op->reference(args);
+        }
+        auto shape = detail::launch_shape(cp.source, bound, c);
+        if (!shape) return make_unexpected(shape.error());
+        const auto [wg, grid] = *shape;
+        const std::uint64_t n = std::uint64_t(grid[0]) * grid[1] * grid[2];
+        if (nt <= 1 || n <= 1) {
+            detail::executor ex(cp, bound, wg, grid, c.step_budget);
+            return ex.run_workgroups(0, n);
+        }
+        std::atomic<std::uint64_t> next{0}, steps{0};
+        std::atomic<bool> failed{false};
+        std::mutex mu;
+        std::optional<backend_error> err;
+        const std::uint64_t chunk = std::max<std::uint64_t>(1, n / (std::uint64_t(nt) * 8));
+        detail::parallel_region(static_cast<unsigned>(std::min<std::uint64_t>(nt, n)), [&](unsigned, unsigned) {
+            detail::executor ex(cp, bound, wg, grid, c.step_budget, true, &steps);
+            for (;;) {
+                std::uint64_t b = next.fetch_add(chunk);
+                if (b >= n || failed.load(std::memory_order_relaxed)) return;
+                auto r = ex.run_workgroups(b, std::min(n, b + chunk));
+                if (!r) {
+                    std::lock_guard lk(mu);
+                    if (!err) err = r.error();
+                    failed = true;
+                    return;
+                }
+            }
+        });
+        if (err) return make_unexpected(*err);
+        return {};
+    }
+
+private:
+    unsigned default_threads_ = 0;
+};
+
+static_assert(check_resident_backend<cpu>());
+
+} // namespace vyre

@@ -1,0 +1,217 @@
+#pragma once
+/// \file vyre/backend/detail/host_backend.hpp
+/// What the host backends (`cpu_ref`, `cpu`) share: the dispatch ABI, the
+/// checked resident memory on host vectors, the compiled-program cache and the
+/// counters. A host backend derives from `host_backend<Self>` and supplies
+/// `execute(compiled_program, bound buffers, config)`: how a program runs.
+
+#include <algorithm>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <vyre/backend/capabilities.hpp>
+#include <vyre/backend/config.hpp>
+#include <vyre/backend/detail/host_memory.hpp>
+#include <vyre/backend/detail/interpreter.hpp>
+#include <vyre/core/result.hpp>
+
+namespace vyre::detail {
+
+/// The shared body of the host backends (CRTP: `Self::execute` runs a program).
+template <class Self>
+class host_backend {
+public:
+    /// Resident handle: checked against the owning instance on every use.
+    using resource = host_resource;
+
+    /// Catalogue ops run natively (all of them).
+    std::vector<std::string> supported_ops() const {
+        std::vector<std::string> v;
+        for (const auto& o : ops::catalogue()) v.emplace_back(o.name);
+        return v;
+    }
+
+    // ---- dispatch -------------------------------------------------------------
+
+    /// Runs `p` over borrowed inputs; returns the read_write and output buffers.
+    result<std::vector<bytes>> dispatch(const ir::program& p, std::span<const bytes_view> inputs,
+                                        const dispatch_config& c = {}) {
+        auto cp = cache_.get(p);
+        if (!cp) return make_unexpected(cp.error());
+        std::vector<bytes> storage;
+        auto bound = detail::bind_host_inputs(p, inputs, storage);
+        if (!bound) return make_unexpected(bound.error());
+        VYRE_TRY(self().execute(**cp, *bound, c));
+        mem_.metrics.dispatches++;
+        std::vector<bytes> out;
+        for (std::size_t i = 0; i < p.buffers.size(); ++i)
+            if (ir::is_output(p.buffers[i].acc)) out.push_back(std::move(storage[i]));
+        return out;
+    }
+
+    /// Validates and compiles ahead of time.
+    result<void> prepare(const ir::program& p) {
+        auto cp = cache_.get(p);
+        if (!cp) return make_unexpected(cp.error());
+        return {};
+    }
+
+    // ---- resident memory -----------------------------------------------------
+
+    /// Allocates exactly `n` zeroed bytes.
+    result<resource> allocate(std::uint64_t n) { return mem_.allocate(n); }
+    /// Frees a resource of this instance.
+    result<void> free(const resource& r) { return mem_.free(r); }
+
+    /// Uploads the whole resource (`d` must be exactly its size).
+    result<void> upload(const resource& r, bytes_view d) {
+        auto m = mem_.get(r, "upload");
+        if (!m) return make_unexpected(m.error());
+        if ((*m)->size() != d.size())
+            return fail(error_code::invalid_argument,
+                        "upload: " + std::to_string(d.size()) + " bytes into a resource of " +
+                            std::to_string((*m)->size()) + " bytes",
+                        "upload exactly the resource's size, or use upload_at for a range");
+        std::copy(d.begin(), d.end(), (*m)->begin());
+        mem_.metrics.bytes_uploaded += d.size();
+        mem_.metrics.upload_calls++;
+        return {};
+    }
+    /// Uploads `d` at byte `offset`.
+    result<void> upload_at(const resource& r, std::uint64_t offset, bytes_view d) {
+        auto m = mem_.get_range(r, offset, d.size(), "upload_at");
+        if (!m) return make_unexpected(m.error());
+        std::copy(d.begin(), d.end(), (*m)->begin() + static_cast<std::ptrdiff_t>(offset));
+        mem_.metrics.bytes_uploaded += d.size();
+        mem_.metrics.upload_calls++;
+        return {};
+    }
+    /// Uploads many resources as one staging operation: all are checked first,
+    /// and nothing is written unless every upload is valid.
+    result<void> upload_many(std::span<const upload_op<resource>> ops) {
+        std::vector<std::shared_ptr<std::vector<std::uint8_t>>> dst;
+        dst.reserve(ops.size());
+        std::uint64_t total = 0;
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            auto m = mem_.get(ops[i].resource, "upload_many");
+            if (!m) return fail(m.error().code(), "upload " + std::to_string(i) + " of " + m.error().message(), m.error().fix());
+            if ((*m)->size() != ops[i].data.size())
+                return fail(error_code::invalid_argument,
+                            "upload_many: upload " + std::to_string(i) + " has " + std::to_string(ops[i].data.size()) +
+                                " bytes for a resource of " + std::to_string((*m)->size()),
+                            "upload exactly each resource's size");
+            dst.push_back(*m);
+            total += ops[i].data.size();
+        }
+        for (std::size_t i = 0; i < ops.size(); ++i) std::copy(ops[i].data.begin(), ops[i].data.end(), dst[i]->begin());
+        mem_.metrics.bytes_uploaded += total;
+        mem_.metrics.upload_calls++;
+        return {};
+    }
+    /// Downloads the whole resource.
+    result<bytes> download(const resource& r) {
+        auto m = mem_.get(r, "download");
+        if (!m) return make_unexpected(m.error());
+        mem_.metrics.bytes_downloaded += (*m)->size();
+        mem_.metrics.download_calls++;
+        return bytes(**m);
+    }
+    /// Downloads the whole resource into `out` (exactly its size).
+    result<void> download_into(const resource& r, mutable_bytes_view out) {
+        auto m = mem_.get(r, "download_into");
+        if (!m) return make_unexpected(m.error());
+        if ((*m)->size() != out.size())
+            return fail(error_code::invalid_argument,
+                        "download_into: a resource of " + std::to_string((*m)->size()) + " bytes into " +
+                            std::to_string(out.size()) + " bytes of storage",
+                        "size the output to the resource, or use download_range_into");
+        std::copy((*m)->begin(), (*m)->end(), out.begin());
+        mem_.metrics.bytes_downloaded += out.size();
+        mem_.metrics.download_calls++;
+        return {};
+    }
+    /// Downloads `len` bytes from `offset` (only that range moves).
+    result<bytes> download_range(const resource& r, std::uint64_t offset, std::uint64_t len) {
+        auto m = mem_.get_range(r, offset, len, "download_range");
+        if (!m) return make_unexpected(m.error());
+        auto b = (*m)->begin() + static_cast<std::ptrdiff_t>(offset);
+        mem_.metrics.bytes_downloaded += len;
+        mem_.metrics.download_calls++;
+        return bytes(b, b + static_cast<std::ptrdiff_t>(len));
+    }
+    /// Downloads `out.size()` bytes from `offset` into `out`.
+    result<void> download_range_into(const resource& r, std::uint64_t offset, mutable_bytes_view out) {
+        auto m = mem_.get_range(r, offset, out.size(), "download_range_into");
+        if (!m) return make_unexpected(m.error());
+        auto b = (*m)->begin() + static_cast<std::ptrdiff_t>(offset);
+        std::copy(b, b + static_cast<std::ptrdiff_t>(out.size()), out.begin());
+        mem_.metrics.bytes_downloaded += out.size();
+        mem_.metrics.download_calls++;
+        return {};
+    }
+
+    /// Runs `p` over resident resources: one per non-workgroup buffer, in
+    /// declaration order. Nothing is zeroed: each buffer is the resource's memory.
+    result<void> dispatch_resident(const ir::program& p, std::span<const resource> rs, const dispatch_config& c = {}) {
+        auto cp = cache_.get(p);
+        if (!cp) return make_unexpected(cp.error());
+        std::vector<std::shared_ptr<std::vector<std::uint8_t>>> keep;
+        std::vector<detail::bound_buffer> bound(p.buffers.size());
+        std::size_t need = 0;
+        for (const auto& b : p.buffers)
+            if (b.acc != ir::access::workgroup) ++need;
+        if (rs.size() != need)
+            return fail(error_code::invalid_argument,
+                        "dispatch_resident: program '" + p.name + "' has " + std::to_string(need) +
+                            " non-workgroup buffers but " + std::to_string(rs.size()) + " resources were given",
+                        "pass one resource per non-workgroup buffer, in declaration order");
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < p.buffers.size(); ++i) {
+            const auto& d = p.buffers[i];
+            if (d.acc == ir::access::workgroup) {
+                bound[i] = {nullptr, d.count, d.type};
+                continue;
+            }
+            auto m = mem_.get(rs[k], "dispatch_resident");
+            if (!m)
+                return fail(m.error().code(), m.error().message() + " (resource " + std::to_string(k) + ", buffer '" + d.name + "')",
+                            m.error().fix());
+            ++k;
+            const std::size_t es = ir::size_of(d.type);
+            std::uint64_t size = (*m)->size();
+            if (size % es != 0 || (d.count != 0 && size != d.count * es))
+                return fail(error_code::invalid_argument,
+                            "dispatch_resident: buffer '" + d.name + "' of program '" + p.name + "' needs " +
+                                (d.count ? std::to_string(d.count * es) + " bytes" : "a multiple of " + std::to_string(es) + " bytes") +
+                                " but its resource has " + std::to_string(size),
+                            "allocate the resource with the buffer's byte length");
+            bound[i] = {(*m)->data(), size / es, d.type};
+            keep.push_back(*m);
+        }
+        VYRE_TRY(self().execute(**cp, bound, c));
+        mem_.metrics.resident_dispatches++;
+        return {};
+    }
+
+    // ---- lifecycle -----------------------------------------------------------
+
+    /// Compiled-program cache counters.
+    pipeline_cache_stats pipeline_cache_snapshot() const { return cache_.stats(); }
+    /// Named counters: dispatches, resident_dispatches, bytes_uploaded, bytes_downloaded, ...
+    metric_snapshot backend_metric_snapshot() const { return mem_.metrics.snapshot(); }
+    /// Drops the compiled-program cache.
+    result<void> shutdown() {
+        cache_.clear();
+        return {};
+    }
+
+protected:
+    Self& self() { return static_cast<Self&>(*this); }
+
+    host_memory mem_;
+    program_cache cache_;
+};
+
+} // namespace vyre::detail

@@ -1,0 +1,180 @@
+#pragma once
+/// \file vyre/ops/ifds.hpp
+/// The catalogue's IFDS frontier ops, `ifds_seed` and `ifds_expand`: one
+/// bulk-synchronous round of exact IFDS tabulation over the flat tables of
+/// `weir::ifds::layout` (see weir/ifds/layout.hpp and weir/ifds/kernels.hpp,
+/// whose vyre IR kernels compute the same thing invocation by invocation).
+///
+/// Arguments, in order (all u32): the 25 graph tables of
+/// `weir::ifds::kernel_buffers` (read), then `pe` (path-edge bitset,
+/// read_write), `fin` (frontier in: pairs node, ctx*F+fact; read), `fout`
+/// (frontier out, read_write) and `counters` = [in_count, out_count,
+/// out_capacity, 0] (read_write).
+///
+/// Semantics: every new path edge derived from the `in_count` entries of
+/// `fin` has its bit set in `pe` and is counted in out_count; those that fit
+/// (slot < out_capacity) are written to `fout`, in an unspecified order; the
+/// bits of those that did not fit are cleared again, so the round can be
+/// re-run into a larger `fout`. Out-of-range table reads give 0 (as IR loads
+/// do), so malformed tables cannot crash the op.
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <vyre/core/result.hpp>
+#include <vyre/ops/op_info.hpp>
+
+namespace vyre::ops::ifds {
+
+/// Table indices (the op's argument positions).
+enum table : std::uint32_t {
+    node_kind, node_fc, pe_word, row_base, node_proc, retsite,
+    intra_off, intra_node, intra_fact,
+    call_off, call_ce, call_fact,
+    ce_site, ce_callee, ce_retsite,
+    proc_start, proc_exit,
+    ret_row, ret_off, ret_fact,
+    rcall_row, rcall_off, rcall_fact,
+    callers_off, callers_ce,
+    table_count
+};
+/// Positions of the state arguments.
+inline constexpr std::uint32_t arg_pe = table_count, arg_fin = table_count + 1, arg_fout = table_count + 2,
+                               arg_counters = table_count + 3, arg_count = table_count + 4;
+
+/// Bounds-checked read-only views of the graph tables.
+struct tables {
+    std::array<const std::uint32_t*, table_count> p{};
+    std::array<std::uint64_t, table_count> n{};
+
+    explicit tables(std::span<const op_arg> args) {
+        for (std::uint32_t i = 0; i < table_count; ++i) {
+            p[i] = reinterpret_cast<const std::uint32_t*>(args[i].bytes.data());
+            n[i] = args[i].bytes.size() / 4;
+        }
+    }
+    /// Element i of table t, or 0 when out of range.
+    std::uint32_t operator()(table t, std::uint64_t i) const { return i < n[t] ? p[t][i] : 0u; }
+};
+
+/// A mutable u32 view of an argument.
+struct words {
+    std::uint32_t* p = nullptr;
+    std::uint64_t n = 0;
+    explicit words(const op_arg& a) : p(reinterpret_cast<std::uint32_t*>(a.bytes.data())), n(a.bytes.size() / 4) {}
+};
+
+/// Expands one frontier entry (node n, cd = ctx*F + fact). `sink.propagate(n, bit)`
+/// receives every derived path edge (node, bit index in its block); `pe_test`
+/// reads the current path-edge set.
+template <class Sink>
+void expand_entry(const tables& T, const words& pe, std::uint32_t n, std::uint32_t cd, Sink& sink) {
+    auto test = [&](std::uint32_t base, std::uint32_t bit) {
+        std::uint64_t w = std::uint64_t(base) + (bit >> 5);
+        return w < pe.n && ((std::atomic_ref<std::uint32_t>(pe.p[w]).load(std::memory_order_relaxed) >> (bit & 31)) & 1u);
+    };
+    auto prop = [&](std::uint32_t node, std::uint32_t c, std::uint32_t d) {
+        sink.propagate(node, c * T(node_fc, node) + d);
+    };
+    const std::uint32_t fc = T(node_fc, n);
+    if (fc == 0) return;
+    const std::uint32_t c = cd / fc, d = cd % fc;
+    const std::uint32_t kind = T(node_kind, n);
+    const std::uint32_t row = T(row_base, n) + d;
+    for (std::uint32_t e = T(intra_off, row); e < T(intra_off, row + 1); ++e)
+        prop(T(intra_node, e), c, T(intra_fact, e));
+    if (kind & 1u) {
+        const std::uint32_t r = T(retsite, n);
+        for (std::uint32_t e = T(call_off, row); e < T(call_off, row + 1); ++e) {
+            const std::uint32_t ce = T(call_ce, e), d3 = T(call_fact, e), q = T(ce_callee, ce);
+            const std::uint32_t sq = T(proc_start, q), xq = T(proc_exit, q), fq = T(node_fc, sq);
+            prop(sq, d3, d3);
+            const std::uint32_t ebase = T(pe_word, xq);
+            for (std::uint32_t d4 = 0; d4 < fq; ++d4) {
+                if (!test(ebase, d3 * fq + d4)) continue;
+                const std::uint32_t rr = T(ret_row, ce) + d4;
+                for (std::uint32_t k = T(ret_off, rr); k < T(ret_off, rr + 1); ++k) prop(r, c, T(ret_fact, k));
+            }
+        }
+    }
+    if (kind & 2u) {
+        const std::uint32_t p = T(node_proc, n);
+        for (std::uint32_t k3 = T(callers_off, p); k3 < T(callers_off, p + 1); ++k3) {
+            const std::uint32_t ce3 = T(callers_ce, k3), site = T(ce_site, ce3), r3 = T(ce_retsite, ce3);
+            const std::uint32_t fcs = T(node_fc, site), sbase = T(pe_word, site);
+            const std::uint32_t rr3 = T(rcall_row, ce3) + c;
+            for (std::uint32_t j = T(rcall_off, rr3); j < T(rcall_off, rr3 + 1); ++j) {
+                const std::uint32_t d4b = T(rcall_fact, j);
+                for (std::uint32_t d0 = 0; d0 < fcs; ++d0) {
+                    if (!test(sbase, d0 * fcs + d4b)) continue;
+                    const std::uint32_t rr4 = T(ret_row, ce3) + d;
+                    for (std::uint32_t k4 = T(ret_off, rr4); k4 < T(ret_off, rr4 + 1); ++k4)
+                        prop(r3, d0, T(ret_fact, k4));
+                }
+            }
+        }
+    }
+}
+
+/// The sequential sink of the reference implementation.
+struct sequential_sink {
+    const tables& T;
+    words pe, fout, counters;
+    void propagate(std::uint32_t node, std::uint32_t bit) {
+        const std::uint64_t w = std::uint64_t(T(pe_word, node)) + (bit >> 5);
+        const std::uint32_t m = 1u << (bit & 31);
+        if (w >= pe.n || (pe.p[w] & m)) return;
+        pe.p[w] |= m;
+        const std::uint32_t slot = counters.p[1]++;
+        if (slot < counters.p[2] && 2ull * slot + 1 < fout.n) {
+            fout.p[2 * slot] = node;
+            fout.p[2 * slot + 1] = bit;
+        } else {
+            pe.p[w] &= ~m;
+        }
+    }
+};
+
+/// Reference implementation shared by both ops: `seed` true treats each
+/// entry as a path edge to add, false expands it.
+inline result<void> run_reference(std::span<op_arg> a, bool seed) {
+    tables T(a);
+    words pe(a[arg_pe]), fin(a[arg_fin]), fout(a[arg_fout]), counters(a[arg_counters]);
+    if (counters.n < 3)
+        return fail(error_code::invalid_argument, "ifds op: counters must hold at least 3 u32 (in, out, capacity)",
+                    "allocate 16 bytes for counters");
+    sequential_sink sink{T, pe, fout, counters};
+    const std::uint64_t n_in = std::min<std::uint64_t>(counters.p[0], fin.n / 2);
+    for (std::uint64_t i = 0; i < n_in; ++i) {
+        const std::uint32_t n = fin.p[2 * i], cd = fin.p[2 * i + 1];
+        if (seed) sink.propagate(n, cd);
+        else expand_entry(T, pe, n, cd, sink);
+    }
+    return {};
+}
+
+/// Reference implementation of `ifds_seed`.
+inline result<void> seed_reference(std::span<op_arg> a) { return run_reference(a, true); }
+/// Reference implementation of `ifds_expand`.
+inline result<void> expand_reference(std::span<op_arg> a) { return run_reference(a, false); }
+
+/// The op signature: 25 tables, pe, fin, fout, counters.
+inline std::vector<param> signature() {
+    static constexpr std::array<std::string_view, arg_count> names = {
+        "node_kind", "node_fc", "pe_word", "row_base", "node_proc", "retsite", "intra_off", "intra_node",
+        "intra_fact", "call_off", "call_ce", "call_fact", "ce_site", "ce_callee", "ce_retsite", "proc_start",
+        "proc_exit", "ret_row", "ret_off", "ret_fact", "rcall_row", "rcall_off", "rcall_fact", "callers_off",
+        "callers_ce", "pe", "fin", "fout", "counters"};
+    std::vector<param> ps;
+    for (std::uint32_t i = 0; i < arg_count; ++i) {
+        bool w = i == arg_pe || i == arg_fout || i == arg_counters;
+        ps.push_back({param_kind::buffer, names[i], w, ir::scalar_type::u32});
+    }
+    return ps;
+}
+
+} // namespace vyre::ops::ifds
