@@ -67,6 +67,14 @@ vyre::result<std::vector<std::uint32_t>> solve_resident(const layout& L, solve_s
 }
 
 int cmd_solve(const options& o) {
+    if (o.backend != "tabulation" && o.backend != "cpu-ref" && o.backend != "cpu" && o.backend != "cuda")
+        return usage("unknown backend '" + o.backend + "' (tabulation, cpu-ref, cpu, cuda)");
+    if (o.backend == "cuda") {
+        std::cerr << "weir: backend 'cuda' is not available in this build (available: tabulation, cpu-ref, cpu)\n";
+        return exit_invalid;
+    }
+    if (!o.witnesses.empty() && o.format == "json")
+        return usage("--format json is not available with --witness (witness paths are text, one vertex a line)");
     auto t0 = std::chrono::steady_clock::now();
     auto pb = load_problem_file(o.file);
     if (!pb) {
@@ -104,7 +112,9 @@ int cmd_solve(const options& o) {
     double layout_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
 
     if (!wanted.empty()) {
+        // Witnesses come from the host's recording tabulation, whatever the backend.
         witness_builder wb(L);
+        if (o.stats) std::cerr << "weir: witnesses from the recording tabulation: " << wb.stats().to_string() << "\n";
         int status = 0;
         bool first = true;
         for (auto [n, f] : wanted) {
@@ -141,11 +151,6 @@ int cmd_solve(const options& o) {
             return exit_invalid;
         }
         bits = std::move(*r);
-    } else if (o.backend == "cuda") {
-        std::cerr << "weir: backend 'cuda' is not available in this build (available: tabulation, cpu-ref, cpu)\n";
-        return exit_invalid;
-    } else {
-        return usage("unknown backend '" + o.backend + "' (tabulation, cpu-ref, cpu, cuda)");
     }
     st.seconds_layout = layout_s;
     auto t2 = std::chrono::steady_clock::now();

@@ -167,6 +167,8 @@ check witness-several $? "rc=$rc stdout='$(cat "$tmp/out")'"
 
 # Bad witness requests: status 2 before solving.
 expect_fail witness-unknown-node 2 "no node called 'nope'" "$WEIR" solve "$DATA/spec_examples.ifds" --witness nope:x
+expect_fail witness-bad-backend 2 "unknown backend 'nope'" "$WEIR" solve "$DATA/spec_examples.ifds" --backend nope --witness n4:x
+expect_fail witness-json 2 "not available with --witness" "$WEIR" solve "$DATA/spec_examples.ifds" --format json --witness n4:x
 expect_fail witness-unknown-fact 2 "no fact called 'q'" "$WEIR" solve "$DATA/spec_examples.ifds" --witness n4:q
 expect_fail witness-fact-is-node-name 2 "no fact called 'n1'" "$WEIR" solve "$DATA/spec_examples.ifds" --witness n4:n1
 expect_fail witness-no-colon 2 "NODE:FACT" "$WEIR" solve "$DATA/spec_examples.ifds" --witness n4

@@ -291,10 +291,19 @@ private:
                 entries[2 * i] = seed_node[i];
                 entries[2 * i + 1] = seed_fact[i] * L.node_fact_count[seed_node[i]] + seed_fact[i];
             }
-            bytes_view v(reinterpret_cast<const std::uint8_t*>(entries.data()), entries.size() * 4);
-            std::vector<vyre::write_range<resource>> w{{fa_, 0, v}};
-            VYRE_TRY(upload_at_many(*d_, std::span<const vyre::write_range<resource>>(w)));
-            o.stats.bytes_uploaded += v.size();
+            if constexpr (requires { d_->upload_at(fa_, 0, bytes_view()); } ||
+                          requires(std::span<const vyre::write_range<resource>> w) { d_->upload_at_many(w); }) {
+                bytes_view v(reinterpret_cast<const std::uint8_t*>(entries.data()), entries.size() * 4);
+                std::vector<vyre::write_range<resource>> w{{fa_, 0, v}};
+                VYRE_TRY(upload_at_many(*d_, std::span<const vyre::write_range<resource>>(w)));
+                o.stats.bytes_uploaded += v.size();
+            } else {
+                // No ranged upload: write the whole frontier buffer (what lies past the seeds is never read).
+                entries.resize(std::size_t(cap_a_) * 2, 0);
+                bytes_view v(reinterpret_cast<const std::uint8_t*>(entries.data()), entries.size() * 4);
+                VYRE_TRY(d_->upload(fa_, v));
+                o.stats.bytes_uploaded += v.size();
+            }
         }
         auto n = round(programs_->seed, n_seeds, o);
         if (!n) return vyre::make_unexpected(n.error());

@@ -102,7 +102,10 @@ struct ifds_parallel_sink {
         const std::uint64_t w = std::uint64_t(T(ops::ifds::pe_word, node)) + (bit >> 5);
         const std::uint32_t m = 1u << (bit & 31);
         if (w >= pe.n) return;
-        if (std::atomic_ref<std::uint32_t>(pe.p[w]).fetch_or(m, std::memory_order_relaxed) & m) return;
+        std::atomic_ref<std::uint32_t> word(pe.p[w]);
+        // Most derived edges are already known: a plain load avoids the locked or.
+        if (word.load(std::memory_order_relaxed) & m) return;
+        if (word.fetch_or(m, std::memory_order_relaxed) & m) return;
         local.push_back(node);
         local.push_back(bit);
         if (local.size() >= 1024) flush();
@@ -138,7 +141,9 @@ result<void> ifds_round(std::span<ops::op_arg> a, unsigned t) {
     const std::uint64_t n_in = std::min<std::uint64_t>(counters.p[0], fin.n / 2);
     const std::uint64_t chunk = 64;
     std::atomic<std::uint64_t> next{0};
-    const unsigned threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(t, (n_in + chunk - 1) / chunk)));
+    // A thread per 2048 entries at most: small rounds are not worth a fork-join
+    // (on a loaded machine a join waits for every thread to be scheduled).
+    const unsigned threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(t, n_in / 2048)));
     parallel_region(threads, [&](unsigned, unsigned) {
         ifds_parallel_sink sink{T, pe, fout, counters, {}};
         sink.local.reserve(1024);
