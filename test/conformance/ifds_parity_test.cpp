@@ -413,3 +413,50 @@ TEMPLATE_LIST_TEST_CASE("resident solver on hand-written problems", "[ifds][pari
         }
     }
 }
+
+TEMPLATE_LIST_TEST_CASE("resident graph cache: hits, LRU eviction under a byte budget, graphs in use survive",
+                        "[ifds][cache]", backend_list) {
+    TestType b;
+    using device_t = weir::vyre_resident_ifds<TestType>;
+    device_t d(b);
+    weir::test::gen_options o;
+    o.procs = 6;
+    std::vector<layout> layouts;
+    for (std::uint64_t seed = 0; seed < 3; ++seed) layouts.push_back(make_layout(weir::test::random_problem(500 + seed, o)));
+    // Budget: room for the two largest graphs, not for all three.
+    std::vector<std::uint64_t> sizes;
+    for (const auto& L : layouts) sizes.push_back(resident_graph<device_t>::upload(d, L).value()->bytes());
+    std::sort(sizes.begin(), sizes.end());
+    resident_graph_cache<device_t> cache(sizes[1] + sizes[2]);
+
+    auto g0 = cache.get(d, layouts[0]).value();
+    auto g0_again = cache.get(d, layouts[0]).value();
+    CHECK(g0 == g0_again);
+    CHECK(cache.stats().hits == 1);
+    CHECK(cache.stats().misses == 1);
+    auto solver = resident_solver<device_t>::create(d, layouts[0], g0).value();
+    g0.reset();
+    g0_again.reset();
+    (void)cache.get(d, layouts[1]).value();
+    (void)cache.get(d, layouts[2]).value();  // over budget: layout 0's graph, least recently used, goes
+    auto s = cache.stats();
+    CHECK(s.evictions >= 1);
+    CHECK(s.bytes <= sizes[1] + sizes[2]);
+    CHECK(s.entries == 3 - s.evictions);
+    // The solver still holds the evicted graph, whose resources stay valid.
+    auto out = solver.solve();
+    REQUIRE(out.has_value());
+    CHECK(out->path_edges == tabulation_solver(layouts[0]).solve().path_edges);
+    // Asking again is a miss and uploads it anew.
+    auto misses = cache.stats().misses;
+    (void)cache.get(d, layouts[0]).value();
+    CHECK(cache.stats().misses == misses + 1);
+    // Once nothing uses them, evicted and cleared graphs free their memory.
+    cache.clear();
+    solver = resident_solver<device_t>::create(d, layouts[1]).value();
+    // What is live now is exactly the new solver: its graph and its scratch
+    // (path edges, two frontiers of the default 4096 entries, counters).
+    auto live = b.backend_metric_snapshot()["live_bytes"];
+    std::uint64_t scratch = std::max<std::uint64_t>(layouts[1].pe_words, 1) * 4 + 2 * 4096 * 8 + 16;
+    CHECK(live == solver.graph()->bytes() + scratch);
+}
