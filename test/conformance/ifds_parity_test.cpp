@@ -25,20 +25,26 @@ using namespace weir::ifds;
 using vyre::test::backend_list;
 
 namespace {
+/// Every way of running a round; each must give the same bits.
+constexpr kernel_mode all_modes[] = {kernel_mode::ir_kernels, kernel_mode::catalogue_ops, kernel_mode::row_ops};
+const char* mode_name(kernel_mode m) {
+    return m == kernel_mode::ir_kernels ? "ir_kernels" : m == kernel_mode::catalogue_ops ? "catalogue_ops" : "row_ops";
+}
+
 template <class B>
 void check_parity(B& backend, const problem& pb, std::uint64_t seed) {
     INFO("problem seed " << seed);
     auto L = make_layout(pb);
     auto expect = tabulation_solver(L).solve();
     weir::vyre_resident_ifds<B> d(backend);
-    // Both ways of running a round: the IR kernels and the catalogue ops.
-    for (auto mode : {kernel_mode::ir_kernels, kernel_mode::catalogue_ops}) {
-        INFO("mode " << (mode == kernel_mode::ir_kernels ? "ir_kernels" : "catalogue_ops"));
+    // Every way of running a round: IR kernels, per-edge ops, row ops.
+    for (auto mode : all_modes) {
+        INFO("mode " << mode_name(mode));
         resident_options opt;
         opt.mode = mode;
         auto solver = resident_solver<weir::vyre_resident_ifds<B>>::create(d, L, opt);
         REQUIRE(solver.has_value());
-        CHECK(solver->uses_catalogue_ops() == (mode == kernel_mode::catalogue_ops));
+        CHECK(solver->mode() == mode);
         auto got = solver->solve();
         if (!got) FAIL(got.error().what());
         CHECK(got->path_edges == expect.path_edges);
@@ -133,14 +139,14 @@ solution resident_solution(B& backend, const problem& pb) {
     auto L = make_layout(pb);
     auto expect = tabulation_solver(L).solve();
     weir::vyre_resident_ifds<B> d(backend);
-    // Both ways of running a round: the IR kernels and the catalogue ops.
-    for (auto mode : {kernel_mode::ir_kernels, kernel_mode::catalogue_ops}) {
-        INFO("mode " << (mode == kernel_mode::ir_kernels ? "ir_kernels" : "catalogue_ops"));
+    // Every way of running a round: IR kernels, per-edge ops, row ops.
+    for (auto mode : all_modes) {
+        INFO("mode " << mode_name(mode));
         resident_options opt;
         opt.mode = mode;
         auto solver = resident_solver<weir::vyre_resident_ifds<B>>::create(d, L, opt);
         REQUIRE(solver.has_value());
-        CHECK(solver->uses_catalogue_ops() == (mode == kernel_mode::catalogue_ops));
+        CHECK(solver->mode() == mode);
         auto got = solver->solve();
         if (!got) FAIL(got.error().what());
         CHECK(got->path_edges == expect.path_edges);
@@ -457,6 +463,7 @@ TEMPLATE_LIST_TEST_CASE("resident graph cache: hits, LRU eviction under a byte b
     // What is live now is exactly the new solver: its graph and its scratch
     // (path edges, two frontiers of the default 4096 entries, counters).
     auto live = b.backend_metric_snapshot()["live_bytes"];
-    std::uint64_t scratch = std::max<std::uint64_t>(layouts[1].pe_words, 1) * 4 + 2 * 4096 * 8 + 16;
+    const std::uint64_t entry_bytes = solver.mode() == kernel_mode::row_ops ? 16 : 8;
+    std::uint64_t scratch = std::max<std::uint64_t>(layouts[1].pe_words, 1) * 4 + 2 * 4096 * entry_bytes + 16;
     CHECK(live == solver.graph()->bytes() + scratch);
 }

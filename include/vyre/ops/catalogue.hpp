@@ -16,6 +16,7 @@
 #include <vyre/core/result.hpp>
 #include <vyre/ir/types.hpp>
 #include <vyre/ops/ifds.hpp>
+#include <vyre/ops/ifds_rows.hpp>
 #include <vyre/ops/op_info.hpp>
 
 namespace vyre::ops {
@@ -191,6 +192,12 @@ inline const std::vector<op_info>& catalogue() {
         {"ifds_expand", ifds::signature(),
          "one round of exact IFDS tabulation over weir's layout tables (see vyre/ops/ifds.hpp)",
          &ifds::expand_reference},
+        {"ifds_rows_seed", ifds_rows::signature(),
+         "ifds_seed with 4-word entries carrying up to 32 facts of a row (see vyre/ops/ifds_rows.hpp)",
+         &ifds_rows::seed_reference},
+        {"ifds_rows_expand", ifds_rows::signature(),
+         "ifds_expand moving whole rows of facts, with weir's row tables (see vyre/ops/ifds_rows.hpp)",
+         &ifds_rows::expand_reference},
     };
     return ops;
 }

@@ -210,6 +210,31 @@ inline vyre::ir::program op_kernel(bool seed) {
     return p;
 }
 
+/// Names of the row tables (`weir::ifds::row_tables`), bound after the 25 graph tables in row mode.
+inline constexpr std::array<std::string_view, 7> row_table_buffers = {
+    "edge_off", "edge_dst", "edge_mask_off", "edge_mask", "edge_x_off", "edge_x_src", "edge_x_dst"};
+
+/// The round as the row-wise catalogue op (`ifds_rows_seed` / `ifds_rows_expand`,
+/// vyre/ops/ifds_rows.hpp): frontier entries carry up to 32 facts of a row.
+inline vyre::ir::program rows_op_kernel(bool seed) {
+    using namespace detail;
+    program p(seed ? "weir_ifds_rows_seed_op" : "weir_ifds_rows_expand_op");
+    p.workgroup(64);
+    std::vector<std::string_view> names(kernel_buffers.begin(), kernel_buffers.begin() + graph_buffer_count);
+    names.insert(names.end(), row_table_buffers.begin(), row_table_buffers.end());
+    names.insert(names.end(), kernel_buffers.begin() + graph_buffer_count, kernel_buffers.end());
+    std::uint32_t binding = 0;
+    std::vector<expr> args;
+    for (auto b : names) {
+        bool w = b == "pe" || b == "fout" || b == "counters";
+        p.buffer(std::string(b), binding++, w ? vyre::ir::access::read_write : vyre::ir::access::read,
+                 vyre::ir::scalar_type::u32);
+        args.push_back(var(std::string(b)));
+    }
+    p.add(op(seed ? "ifds_rows_seed" : "ifds_rows_expand", std::move(args)));
+    return p;
+}
+
 /// `dst[i] = src[i]`: grows a frontier buffer (catalogue op `copy`).
 inline vyre::ir::program copy_kernel() {
     using namespace vyre::ir;

@@ -4,7 +4,9 @@
 /// cache of them keyed by backend id, backend version, layout hash and shape,
 /// with LRU eviction under a byte budget (`resident_graph_cache<D>`).
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -14,6 +16,7 @@
 #include <weir/ifds/kernels.hpp>
 #include <weir/ifds/layout.hpp>
 #include <weir/ifds/resident_dispatch.hpp>
+#include <weir/ifds/row_tables.hpp>
 
 namespace weir::ifds {
 
@@ -54,6 +57,21 @@ struct layout_shape {
     bool operator==(const layout_shape&) const = default;
 };
 
+/// The shape of layout `L`.
+inline layout_shape shape_of(const layout& L) { return {L.num_nodes, L.num_procs, L.num_rows, L.pe_words}; }
+
+/// True when dispatcher `d` runs the row-wise IFDS ops natively.
+template <class D>
+bool runs_row_ops(const D& d) {
+    if constexpr (requires { d.supported_ops(); }) {
+        auto ops = d.supported_ops();
+        return std::find(ops.begin(), ops.end(), "ifds_rows_expand") != ops.end() &&
+               std::find(ops.begin(), ops.end(), "ifds_rows_seed") != ops.end();
+    } else {
+        return false;
+    }
+}
+
 /// A layout's tables in resident memory, uploaded with one `upload_many`.
 /// Frees them when destroyed; the dispatcher must outlive it.
 template <ifds_resident_dispatch D>
@@ -61,10 +79,17 @@ class resident_graph {
 public:
     using resource = typename D::resource;
 
-    /// Uploads `L`'s tables (each padded to at least one element).
-    static result<std::shared_ptr<resident_graph>> upload(D& d, const layout& L) {
+    /// Uploads `L`'s tables (each padded to at least one element), and with
+    /// `with_rows` also its row tables (`row_tables`, for the row-wise ops).
+    static result<std::shared_ptr<resident_graph>> upload(D& d, const layout& L, bool with_rows = false) {
         auto g = std::shared_ptr<resident_graph>(new resident_graph(d));
-        auto tables = detail::graph_tables(L);
+        auto base = detail::graph_tables(L);
+        std::vector<const std::vector<std::uint32_t>*> tables(base.begin(), base.end());
+        row_tables rt;
+        if (with_rows) {
+            rt = make_row_tables(L);
+            for (const auto* t : rt.tables()) tables.push_back(t);
+        }
         std::vector<std::vector<std::uint8_t>> staging(tables.size());
         std::vector<vyre::upload_op<resource>> ops;
         for (std::size_t i = 0; i < tables.size(); ++i) {
@@ -79,7 +104,8 @@ public:
             ops.push_back({*r, staging[i]});
         }
         VYRE_TRY(d.upload_many(std::span<const vyre::upload_op<resource>>(ops)));
-        g->shape_ = {L.num_nodes, L.num_procs, L.num_rows, L.pe_words};
+        g->shape_ = shape_of(L);
+        g->rows_ = with_rows;
         return g;
     }
     resident_graph(const resident_graph&) = delete;
@@ -94,6 +120,8 @@ public:
     std::uint64_t bytes() const { return bytes_; }
     /// Sizes of the uploaded layout.
     const layout_shape& shape() const { return shape_; }
+    /// True when the row tables were uploaded too (after the 25 graph tables).
+    bool has_rows() const { return rows_; }
 
 private:
     explicit resident_graph(D& d) : d_(&d) {}
@@ -101,6 +129,7 @@ private:
     std::vector<resource> tables_;
     std::uint64_t bytes_ = 0;
     layout_shape shape_;
+    bool rows_ = false;
 };
 
 /// Counters of a graph cache.
@@ -119,10 +148,13 @@ public:
     /// A cache holding at most `byte_budget` resident bytes (the newest graph is kept even if larger).
     explicit resident_graph_cache(std::uint64_t byte_budget = 1ull << 30) : budget_(byte_budget) {}
 
-    /// The resident graph of `L` on `d`: cached, or uploaded now.
-    result<std::shared_ptr<graph>> get(D& d, const layout& L) {
-        key k{std::string(d.backend_id()), std::string(d.backend_version()), layout_hash(L),
-              {L.num_nodes, L.num_procs, L.num_rows, L.pe_words}, &d};
+    /// The resident graph of `L` on `d`: cached, or uploaded now (with the row
+    /// tables when `d` runs the row-wise ops).
+    result<std::shared_ptr<graph>> get(D& d, const layout& L) { return get(d, L, runs_row_ops(d)); }
+
+    /// The resident graph of `L` on `d`, with or without the row tables.
+    result<std::shared_ptr<graph>> get(D& d, const layout& L, bool with_rows) {
+        key k{std::string(d.backend_id()), std::string(d.backend_version()), layout_hash(L), shape_of(L), with_rows, &d};
         std::lock_guard lk(mu_);
         for (auto it = lru_.begin(); it != lru_.end(); ++it)
             if (it->first == k) {
@@ -131,7 +163,7 @@ public:
                 return lru_.front().second;
             }
         stats_.misses++;
-        auto g = graph::upload(d, L);
+        auto g = graph::upload(d, L, with_rows);
         if (!g) return g;
         lru_.emplace_front(k, *g);
         stats_.bytes += (*g)->bytes();
@@ -161,6 +193,7 @@ private:
         std::string id, version;
         std::uint64_t hash;
         layout_shape shape;
+        bool rows;
         const D* dispatcher;  // resources belong to one dispatcher instance
         bool operator==(const key&) const = default;
     };

@@ -12,6 +12,7 @@
 /// tabulation solver's, bit for bit.
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -29,11 +30,16 @@
 
 namespace weir::ifds {
 
-/// How the rounds run: the IR kernels (portable: any backend can interpret
-/// them) or the catalogue ops `ifds_seed`/`ifds_expand` (compiled code on
-/// backends that run them natively). `automatic` takes the ops when the
-/// dispatcher lists them in `supported_ops()`.
-enum class kernel_mode { automatic, ir_kernels, catalogue_ops };
+/// How the rounds run, all with the same result:
+/// - `ir_kernels`: vyre IR kernels, one invocation per path edge (portable:
+///   any backend can interpret or compile them);
+/// - `catalogue_ops`: the ops `ifds_seed`/`ifds_expand` (compiled code, one
+///   path edge per frontier entry);
+/// - `row_ops`: the ops `ifds_rows_seed`/`ifds_rows_expand` (compiled code,
+///   up to 32 facts of a row per frontier entry, word operations for
+///   identity-like flow functions; needs the graph's row tables).
+/// `automatic` takes the best the dispatcher lists in `supported_ops()`.
+enum class kernel_mode { automatic, ir_kernels, catalogue_ops, row_ops };
 
 /// Options of a resident solver.
 struct resident_options {
@@ -69,7 +75,7 @@ public:
     /// Uploads the layout's graph now.
     static result<resident_solver> create(D& d, const layout& L, resident_options opt = {}) {
         auto t0 = clock::now();
-        auto g = resident_graph<D>::upload(d, L);
+        auto g = resident_graph<D>::upload(d, L, pick_mode(d, opt.mode, true) == kernel_mode::row_ops);
         if (!g) return vyre::make_unexpected(g.error());
         auto s = create(d, L, std::move(*g), std::move(opt));
         if (s) s->upload_seconds_ = seconds_since(t0);
@@ -78,9 +84,13 @@ public:
     /// Uses an already resident graph (from a `resident_graph_cache`).
     static result<resident_solver> create(D& d, const layout& L, std::shared_ptr<resident_graph<D>> g,
                                           resident_options opt = {}) {
-        if (!(g->shape() == layout_shape{L.num_nodes, L.num_procs, L.num_rows, L.pe_words}))
+        if (!(g->shape() == shape_of(L)))
             return vyre::fail(vyre::error_code::invalid_argument, "resident_solver: the resident graph has another shape than the layout",
                               "get the graph for this layout from the cache");
+        if (opt.mode == kernel_mode::row_ops && !g->has_rows())
+            return vyre::fail(vyre::error_code::invalid_argument,
+                              "resident_solver: row_ops needs a resident graph with row tables",
+                              "upload it with resident_graph::upload(d, L, true) or cache.get(d, L, true)");
         resident_solver s(d, L, std::move(g), std::move(opt));
         VYRE_TRY(s.allocate_scratch());
         return s;
@@ -99,6 +109,7 @@ public:
             have_pe_ = o.have_pe_, have_a_ = o.have_a_, have_b_ = o.have_b_, have_c_ = o.have_c_;
             upload_seconds_ = o.upload_seconds_;
             programs_ = std::move(o.programs_);
+            entry_words_ = o.entry_words_;
             owns_ = o.owns_;
             o.owns_ = false;
         }
@@ -143,29 +154,40 @@ private:
     }
 
     struct kernels {
-        explicit kernels(bool ops)
-            : seed(ops ? op_kernel(true) : seed_kernel()), expand(ops ? op_kernel(false) : expand_kernel()) {}
+        explicit kernels(kernel_mode m)
+            : mode(m),
+              seed(m == kernel_mode::row_ops ? rows_op_kernel(true)
+                   : m == kernel_mode::catalogue_ops ? op_kernel(true) : seed_kernel()),
+              expand(m == kernel_mode::row_ops ? rows_op_kernel(false)
+                     : m == kernel_mode::catalogue_ops ? op_kernel(false) : expand_kernel()) {}
+        kernel_mode mode;
         vyre::ir::program seed, expand, copy = copy_kernel(), clear = clear_kernel();
     };
 
-    static bool use_ops(D& d, kernel_mode m) {
-        if (m != kernel_mode::automatic) return m == kernel_mode::catalogue_ops;
+    /// The mode a solve runs in: `m` unless automatic, else the best the
+    /// dispatcher runs natively (row ops only when the graph has row tables).
+    static kernel_mode pick_mode(const D& d, kernel_mode m, bool graph_has_rows) {
+        if (m != kernel_mode::automatic) return m;
+        if (graph_has_rows && runs_row_ops(d)) return kernel_mode::row_ops;
         if constexpr (requires { d.supported_ops(); }) {
             auto ops = d.supported_ops();
-            return std::find(ops.begin(), ops.end(), "ifds_expand") != ops.end() &&
-                   std::find(ops.begin(), ops.end(), "ifds_seed") != ops.end();
-        } else {
-            return false;
+            if (std::find(ops.begin(), ops.end(), "ifds_expand") != ops.end() &&
+                std::find(ops.begin(), ops.end(), "ifds_seed") != ops.end())
+                return kernel_mode::catalogue_ops;
         }
+        return kernel_mode::ir_kernels;
     }
 
     resident_solver(D& d, const layout& L, std::shared_ptr<resident_graph<D>> g, resident_options opt)
         : d_(&d), L_(&L), graph_(std::move(g)), opt_(std::move(opt)),
-          programs_(std::make_shared<kernels>(use_ops(d, opt_.mode))) {}
+          programs_(std::make_shared<kernels>(pick_mode(d, opt_.mode, graph_->has_rows()))),
+          entry_words_(programs_->mode == kernel_mode::row_ops ? 4 : 2) {}
 
 public:
-    /// True when rounds run as catalogue ops rather than IR kernels.
-    bool uses_catalogue_ops() const { return programs_->expand.body.front().kind == vyre::ir::stmt_kind::op; }
+    /// The mode rounds run in (never `automatic`).
+    kernel_mode mode() const { return programs_->mode; }
+    /// True when rounds run as catalogue ops (per edge or per row) rather than IR kernels.
+    bool uses_catalogue_ops() const { return programs_->mode != kernel_mode::ir_kernels; }
 
 private:
 
@@ -177,11 +199,11 @@ private:
         pe_ = *pe;
         have_pe_ = true;
         cap_a_ = cap_b_ = std::max<std::uint32_t>(opt_.initial_frontier, 16);
-        auto a = d_->allocate(std::uint64_t(cap_a_) * 8);
+        auto a = d_->allocate(std::uint64_t(cap_a_) * entry_words_ * 4);
         if (!a) return vyre::make_unexpected(a.error());
         fa_ = *a;
         have_a_ = true;
-        auto b = d_->allocate(std::uint64_t(cap_b_) * 8);
+        auto b = d_->allocate(std::uint64_t(cap_b_) * entry_words_ * 4);
         if (!b) return vyre::make_unexpected(b.error());
         fb_ = *b;
         have_b_ = true;
@@ -242,7 +264,7 @@ private:
             if (want > 0x7fffffffull)
                 return vyre::fail(vyre::error_code::out_of_memory, "resident_solver: frontier of " + std::to_string(n_out) +
                                   " path edges exceeds the 2^31 entry limit", "split the problem or its seeds");
-            auto nb = d_->allocate(want * 8);
+            auto nb = d_->allocate(want * entry_words_ * 4);
             if (!nb) return vyre::make_unexpected(nb.error());
             std::vector<resource> cp{fb_, *nb};
             VYRE_TRY(d_->dispatch_resident(programs_->copy, std::span<const resource>(cp),
@@ -279,17 +301,21 @@ private:
         // seeds into frontier A
         auto n_seeds = static_cast<std::uint32_t>(seed_node.size());
         if (n_seeds > cap_a_) {
-            auto na = d_->allocate(std::uint64_t(n_seeds) * 8);
+            auto na = d_->allocate(std::uint64_t(n_seeds) * entry_words_ * 4);
             if (!na) return vyre::make_unexpected(na.error());
             (void)d_->free(fa_);
             fa_ = *na;
             cap_a_ = n_seeds;
         }
         if (n_seeds) {
-            std::vector<std::uint32_t> entries(2 * n_seeds);
+            std::vector<std::uint32_t> entries(std::size_t(entry_words_) * n_seeds);
             for (std::uint32_t i = 0; i < n_seeds; ++i) {
-                entries[2 * i] = seed_node[i];
-                entries[2 * i + 1] = seed_fact[i] * L.node_fact_count[seed_node[i]] + seed_fact[i];
+                std::uint32_t* e = entries.data() + std::size_t(entry_words_) * i;
+                if (entry_words_ == 4) {  // row entry: node, context, chunk, mask
+                    e[0] = seed_node[i], e[1] = seed_fact[i], e[2] = seed_fact[i] / 32, e[3] = 1u << (seed_fact[i] % 32);
+                } else {                  // edge entry: node, ctx * F + fact
+                    e[0] = seed_node[i], e[1] = seed_fact[i] * L.node_fact_count[seed_node[i]] + seed_fact[i];
+                }
             }
             if constexpr (requires { d_->upload_at(fa_, 0, bytes_view()); } ||
                           requires(std::span<const vyre::write_range<resource>> w) { d_->upload_at_many(w); }) {
@@ -299,7 +325,7 @@ private:
                 o.stats.bytes_uploaded += v.size();
             } else {
                 // No ranged upload: write the whole frontier buffer (what lies past the seeds is never read).
-                entries.resize(std::size_t(cap_a_) * 2, 0);
+                entries.resize(std::size_t(cap_a_) * entry_words_, 0);
                 bytes_view v(reinterpret_cast<const std::uint8_t*>(entries.data()), entries.size() * 4);
                 VYRE_TRY(d_->upload(fa_, v));
                 o.stats.bytes_uploaded += v.size();
@@ -320,7 +346,7 @@ private:
             total += frontier;
             if (opt_.on_round) opt_.on_round(o.stats.rounds, frontier, total);
         }
-        o.stats.path_edges = total;
+        o.stats.path_edges = total;  // row entries carry several edges: recounted from the bits below
         o.stats.seconds_solve = seconds_since(t0);
         auto t1 = clock::now();
         o.path_edges.assign(std::max<std::uint32_t>(L.pe_words, 1), 0);
@@ -336,6 +362,10 @@ private:
                 if (o.path_edges[L.pe_word[s] + bit / 32] >> (bit % 32) & 1u) o.stats.contexts++;
             }
         }
+        if (entry_words_ == 4) {
+            o.stats.path_edges = 0;
+            for (std::uint32_t w : o.path_edges) o.stats.path_edges += static_cast<std::uint64_t>(std::popcount(w));
+        }
         o.stats.summary_edges = count_summary_edges(L, o.path_edges);
         o.stats.seconds_extract = seconds_since(t1);
         return {};
@@ -350,6 +380,7 @@ private:
     std::uint32_t cap_a_ = 0, cap_b_ = 0;
     double upload_seconds_ = 0;
     std::shared_ptr<kernels> programs_;
+    std::uint32_t entry_words_ = 2;  ///< u32 words per frontier entry (2: one edge, 4: a row chunk)
 };
 
 } // namespace weir::ifds

@@ -14,6 +14,7 @@
 #include <vyre/core/result.hpp>
 #include <vyre/ops/catalogue.hpp>
 #include <vyre/ops/ifds.hpp>
+#include <vyre/ops/ifds_rows.hpp>
 
 namespace vyre::detail {
 
@@ -160,6 +161,74 @@ result<void> ifds_round(std::span<ops::op_arg> a, unsigned t) {
     });
     return {};
 }
+
+/// Row-wise IFDS rounds: like `ifds_round`, with 4-word entries that carry up
+/// to 32 facts of a row.
+struct ifds_rows_parallel_sink {
+    const ops::ifds::tables& T;
+    ops::ifds::words pe, fout, counters;
+    std::vector<std::uint32_t> local;
+
+    void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
+        namespace fr = ops::ifds_rows;
+        const std::uint32_t F = T(ops::ifds::node_fc, node);
+        if (ctx >= F || 32ull * k >= F) return;
+        const std::uint32_t len = fr::chunk_len(F, k);
+        const std::uint32_t fresh = fr::or_bits<true>(pe, fr::row_pos(T, node, ctx, k), mask & (len == 32 ? ~0u : ((1u << len) - 1)));
+        if (!fresh) return;
+        local.insert(local.end(), {node, ctx, k, fresh});
+        if (local.size() >= 2048) flush();
+    }
+    void flush() {
+        namespace fr = ops::ifds_rows;
+        const std::uint32_t k = static_cast<std::uint32_t>(local.size() / fr::entry_words);
+        if (!k) return;
+        const std::uint32_t base = std::atomic_ref<std::uint32_t>(counters.p[1]).fetch_add(k, std::memory_order_relaxed);
+        const std::uint32_t cap = counters.p[2];
+        for (std::uint32_t i = 0; i < k; ++i) {
+            const std::uint64_t slot = std::uint64_t(base) + i;
+            const std::uint32_t* e = local.data() + std::uint64_t(i) * fr::entry_words;
+            if (slot < cap && (slot + 1) * fr::entry_words <= fout.n) {
+                std::copy(e, e + fr::entry_words, fout.p + slot * fr::entry_words);
+            } else {  // does not fit: undo, the solver grows fout and re-runs the round
+                fr::clear_bits(pe, fr::row_pos(T, e[0], e[1], e[2]), e[3]);
+            }
+        }
+        local.clear();
+    }
+};
+
+template <bool Seed>
+result<void> ifds_rows_round(std::span<ops::op_arg> a, unsigned t) {
+    namespace fr = ops::ifds_rows;
+    ops::ifds::tables T(a);
+    fr::rows R(a);
+    ops::ifds::words pe(a[fr::arg_pe]), fin(a[fr::arg_fin]), fout(a[fr::arg_fout]), counters(a[fr::arg_counters]);
+    if (counters.n < 3)
+        return fail(error_code::invalid_argument, "ifds_rows op: counters must hold at least 3 u32 (in, out, capacity)",
+                    "allocate 16 bytes for counters");
+    const std::uint64_t n_in = std::min<std::uint64_t>(counters.p[0], fin.n / fr::entry_words);
+    const std::uint64_t chunk = 32;
+    std::atomic<std::uint64_t> next{0};
+    const unsigned threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(t, n_in / 1024)));
+    parallel_region(threads, [&](unsigned, unsigned) {
+        ifds_rows_parallel_sink sink{T, pe, fout, counters, {}};
+        sink.local.reserve(2048 + 8);
+        fr::scratch sc;
+        for (;;) {
+            const std::uint64_t b = next.fetch_add(chunk, std::memory_order_relaxed);
+            if (b >= n_in) break;
+            const std::uint64_t e = std::min(n_in, b + chunk);
+            for (std::uint64_t i = b; i < e; ++i) {
+                const std::uint32_t* en = fin.p + i * fr::entry_words;
+                if constexpr (Seed) sink.add(en[0], en[1], en[2], en[3]);
+                else fr::expand_entry(T, R, pe, en, sink, sc);
+            }
+        }
+        sink.flush();
+    });
+    return {};
+}
 } // namespace native
 
 /// The native implementation of op `name`, or nullptr (then the reference runs).
@@ -171,6 +240,8 @@ inline native_op_fn find_native_op(std::string_view name) {
     if (name == "exclusive_scan") return &native::exclusive_scan;
     if (name == "ifds_seed") return &native::ifds_round<true>;
     if (name == "ifds_expand") return &native::ifds_round<false>;
+    if (name == "ifds_rows_seed") return &native::ifds_rows_round<true>;
+    if (name == "ifds_rows_expand") return &native::ifds_rows_round<false>;
     return nullptr;
 }
 

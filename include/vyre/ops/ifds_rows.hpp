@@ -1,0 +1,270 @@
+#pragma once
+/// \file vyre/ops/ifds_rows.hpp
+/// The row-wise IFDS frontier ops, `ifds_rows_seed` and `ifds_rows_expand`:
+/// the same rounds as `ifds_seed`/`ifds_expand` (vyre/ops/ifds.hpp) and the
+/// same path-edge bitset, but a frontier entry carries up to 32 facts of one
+/// row at once, so identity-like flow functions cost one word operation per
+/// 32 facts instead of one step per fact.
+///
+/// Arguments (all u32): the 25 tables of `ifds_expand`, then the 7 row tables
+/// of `weir::ifds::row_tables` (edge_off, edge_dst, edge_mask_off, edge_mask,
+/// edge_x_off, edge_x_src, edge_x_dst), then pe, fin, fout, counters.
+/// A frontier entry is 4 words: node, context, chunk k, and a mask of the
+/// facts 32k..32k+31 of row (node, context) that are new. counters =
+/// [in_count, out_count, out_capacity, 0] as for `ifds_expand`: entries that
+/// do not fit have their bits cleared again so the round can be re-run.
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <vyre/core/result.hpp>
+#include <vyre/ops/ifds.hpp>
+#include <vyre/ops/op_info.hpp>
+
+namespace vyre::ops::ifds_rows {
+
+using ifds::tables;
+using ifds::words;
+
+/// Row-table indices, after the 25 tables of `ifds_expand`.
+enum row_table : std::uint32_t { edge_off, edge_dst, edge_mask_off, edge_mask, edge_x_off, edge_x_src, edge_x_dst, row_table_count };
+/// Argument positions.
+inline constexpr std::uint32_t arg_rows = ifds::table_count, arg_pe = arg_rows + row_table_count, arg_fin = arg_pe + 1,
+                               arg_fout = arg_pe + 2, arg_counters = arg_pe + 3, arg_count = arg_pe + 4;
+/// Words per frontier entry.
+inline constexpr std::uint32_t entry_words = 4;
+
+/// Bounds-checked views of the row tables.
+struct rows {
+    std::array<const std::uint32_t*, row_table_count> p{};
+    std::array<std::uint64_t, row_table_count> n{};
+    explicit rows(std::span<const op_arg> args) {
+        for (std::uint32_t i = 0; i < row_table_count; ++i) {
+            p[i] = reinterpret_cast<const std::uint32_t*>(args[arg_rows + i].bytes.data());
+            n[i] = args[arg_rows + i].bytes.size() / 4;
+        }
+    }
+    std::uint32_t operator()(row_table t, std::uint64_t i) const { return i < n[t] ? p[t][i] : 0u; }
+};
+
+/// Reads `len` (≤ 32) bits at global bit position `pos` of the bitset.
+inline std::uint32_t read_bits(const words& pe, std::uint64_t pos, std::uint32_t len) {
+    const std::uint64_t w = pos >> 5;
+    const std::uint32_t s = pos & 31;
+    auto ld = [&](std::uint64_t i) {
+        return i < pe.n ? std::atomic_ref<std::uint32_t>(pe.p[i]).load(std::memory_order_relaxed) : 0u;
+    };
+    std::uint64_t v = ld(w) >> s;
+    if (s + len > 32) v |= std::uint64_t(ld(w + 1)) << (32 - s);
+    return static_cast<std::uint32_t>(v) & (len == 32 ? ~0u : ((1u << len) - 1));
+}
+
+namespace detail {
+/// ORs `m` into word `i` (nothing when out of range); returns the word's old
+/// value, or `m` itself when out of range (so those bits never count as new).
+template <bool Atomic>
+std::uint32_t or_word(const words& pe, std::uint64_t i, std::uint32_t m) {
+    if (m == 0) return 0;
+    if (i >= pe.n) return m;
+    if constexpr (Atomic) {
+        // An explicit compare-exchange loop: g++ 12 at -O1 and above dropped the
+        // `| m` of `atomic_ref::fetch_or` in this function (seen in the
+        // disassembly: the loop stored the old value back), so it is not used here.
+        std::atomic_ref<std::uint32_t> word(pe.p[i]);
+        std::uint32_t old = word.load(std::memory_order_relaxed);
+        while ((old & m) != m && !word.compare_exchange_weak(old, old | m, std::memory_order_relaxed)) {
+        }
+        return old;
+    } else {
+        const std::uint32_t old = pe.p[i];
+        pe.p[i] = old | m;
+        return old;
+    }
+}
+} // namespace detail
+
+/// Sets the bits of `mask` at bit position `pos`; returns those that were not set before.
+template <bool Atomic>
+std::uint32_t or_bits(const words& pe, std::uint64_t pos, std::uint32_t mask) {
+    const std::uint64_t w = pos >> 5;
+    const std::uint32_t s = pos & 31;
+    const std::uint32_t lo = mask << s, hi = s ? static_cast<std::uint32_t>(std::uint64_t(mask) >> (32 - s)) : 0u;
+    const std::uint32_t old_lo = detail::or_word<Atomic>(pe, w, lo), old_hi = detail::or_word<Atomic>(pe, w + 1, hi);
+    const std::uint32_t old = static_cast<std::uint32_t>((std::uint64_t(old_lo) >> s) | (s ? std::uint64_t(old_hi) << (32 - s) : 0));
+    return mask & ~old;
+}
+
+/// Clears the bits of `mask` at bit position `pos`.
+inline void clear_bits(const words& pe, std::uint64_t pos, std::uint32_t mask) {
+    const std::uint64_t w = pos >> 5;
+    const std::uint32_t s = pos & 31;
+    const std::uint32_t lo = mask << s, hi = s ? static_cast<std::uint32_t>(std::uint64_t(mask) >> (32 - s)) : 0u;
+    if (lo && w < pe.n) std::atomic_ref<std::uint32_t>(pe.p[w]).fetch_and(~lo, std::memory_order_relaxed);
+    if (hi && w + 1 < pe.n) std::atomic_ref<std::uint32_t>(pe.p[w + 1]).fetch_and(~hi, std::memory_order_relaxed);
+}
+
+/// Where chunk k of row (node, ctx) starts in the bitset, and how many facts it holds.
+inline std::uint64_t row_pos(const tables& T, std::uint32_t node, std::uint32_t ctx, std::uint32_t k) {
+    return std::uint64_t(T(ifds::pe_word, node)) * 32 + std::uint64_t(ctx) * T(ifds::node_fc, node) + 32ull * k;
+}
+inline std::uint32_t chunk_len(std::uint32_t F, std::uint32_t k) { return std::min<std::uint32_t>(32, F - 32 * k); }
+
+/// Per-thread scratch for one entry's expansion (masks over a procedure's facts).
+struct scratch {
+    std::vector<std::uint32_t> a, b;
+};
+
+/// Expands one entry. `sink.add(node, ctx, k, mask)` receives every row chunk to OR in.
+template <class Sink>
+void expand_entry(const tables& T, const rows& R, const words& pe, const std::uint32_t* e, Sink& sink, scratch& sc) {
+    using namespace ifds;
+    const std::uint32_t n = e[0], c = e[1], k = e[2], delta = e[3];
+    const std::uint32_t F = T(node_fc, n);
+    if (F == 0 || 32ull * k >= F || c >= F) return;
+    const std::uint32_t W = (F + 31) / 32;
+    // intraprocedural edges: identity part chunk-wise, extra pairs one by one
+    for (std::uint32_t ed = R(edge_off, n); ed < R(edge_off, n + 1); ++ed) {
+        const std::uint32_t m = R(edge_dst, ed);
+        const std::uint32_t idm = R(edge_mask, std::uint64_t(R(edge_mask_off, ed)) + k) & delta;
+        const std::uint32_t x0 = R(edge_x_off, ed), x1 = R(edge_x_off, ed + 1);
+        if (x0 == x1) {
+            if (idm) sink.add(m, c, k, idm);
+            continue;
+        }
+        sc.a.assign(W, 0);
+        sc.a[k] = idm;
+        for (std::uint32_t x = x0; x < x1; ++x) {
+            const std::uint32_t s = R(edge_x_src, x), d = R(edge_x_dst, x);
+            if (s / 32 == k && ((delta >> (s % 32)) & 1u) && d < F) sc.a[d / 32] |= 1u << (d % 32);
+        }
+        for (std::uint32_t j = 0; j < W; ++j)
+            if (sc.a[j]) sink.add(m, c, j, sc.a[j]);
+    }
+    const std::uint32_t kind = T(node_kind, n);
+    if (kind & 1u) {  // call site: enter the callees, apply their known summaries
+        const std::uint32_t r = T(retsite, n);
+        sc.b.assign(W, 0);  // facts to add at the return site, context c
+        bool any = false;
+        for (std::uint32_t bits = delta; bits; bits &= bits - 1) {
+            const std::uint32_t d = 32 * k + static_cast<std::uint32_t>(std::countr_zero(bits));
+            const std::uint32_t row = T(row_base, n) + d;
+            for (std::uint32_t ce_i = T(call_off, row); ce_i < T(call_off, row + 1); ++ce_i) {
+                const std::uint32_t ce = T(call_ce, ce_i), d3 = T(call_fact, ce_i), q = T(ce_callee, ce);
+                const std::uint32_t sq = T(proc_start, q), xq = T(proc_exit, q), fq = T(node_fc, sq);
+                if (d3 >= fq) continue;
+                sink.add(sq, d3, d3 / 32, 1u << (d3 % 32));
+                for (std::uint32_t j = 0; 32 * j < fq; ++j) {
+                    for (std::uint32_t x = read_bits(pe, row_pos(T, xq, d3, j), chunk_len(fq, j)); x; x &= x - 1) {
+                        const std::uint32_t d4 = 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
+                        const std::uint32_t rr = T(ret_row, ce) + d4;
+                        for (std::uint32_t t = T(ret_off, rr); t < T(ret_off, rr + 1); ++t) {
+                            const std::uint32_t d5 = T(ret_fact, t);
+                            if (d5 < F) sc.b[d5 / 32] |= 1u << (d5 % 32), any = true;
+                        }
+                    }
+                }
+            }
+        }
+        if (any)
+            for (std::uint32_t j = 0; j < W; ++j)
+                if (sc.b[j]) sink.add(r, c, j, sc.b[j]);
+    }
+    if (kind & 2u) {  // exit: return to every caller context that reaches a matching call
+        const std::uint32_t p = T(node_proc, n);
+        for (std::uint32_t k3 = T(callers_off, p); k3 < T(callers_off, p + 1); ++k3) {
+            const std::uint32_t ce3 = T(callers_ce, k3), site = T(ce_site, ce3), r3 = T(ce_retsite, ce3);
+            const std::uint32_t fcs = T(node_fc, site), ws = (fcs + 31) / 32;
+            // facts to add at the return site
+            sc.b.assign(ws, 0);
+            bool any = false;
+            for (std::uint32_t bits = delta; bits; bits &= bits - 1) {
+                const std::uint32_t d = 32 * k + static_cast<std::uint32_t>(std::countr_zero(bits));
+                const std::uint32_t rr = T(ret_row, ce3) + d;
+                for (std::uint32_t t = T(ret_off, rr); t < T(ret_off, rr + 1); ++t) {
+                    const std::uint32_t d5 = T(ret_fact, t);
+                    if (d5 < fcs) sc.b[d5 / 32] |= 1u << (d5 % 32), any = true;
+                }
+            }
+            if (!any) continue;
+            // caller facts at the site whose call enters this context
+            sc.a.assign(ws, 0);
+            bool enters = false;
+            const std::uint32_t rr3 = T(rcall_row, ce3) + c;
+            for (std::uint32_t j = T(rcall_off, rr3); j < T(rcall_off, rr3 + 1); ++j) {
+                const std::uint32_t d4 = T(rcall_fact, j);
+                if (d4 < fcs) sc.a[d4 / 32] |= 1u << (d4 % 32), enters = true;
+            }
+            if (!enters) continue;
+            for (std::uint32_t d0 = 0; d0 < fcs; ++d0) {
+                bool hit = false;
+                for (std::uint32_t j = 0; j < ws && !hit; ++j)
+                    hit = sc.a[j] && (read_bits(pe, row_pos(T, site, d0, j), chunk_len(fcs, j)) & sc.a[j]);
+                if (!hit) continue;
+                for (std::uint32_t j = 0; j < ws; ++j)
+                    if (sc.b[j]) sink.add(r3, d0, j, sc.b[j]);
+            }
+        }
+    }
+}
+
+/// The sequential sink of the reference implementation.
+struct sequential_sink {
+    const tables& T;
+    words pe, fout, counters;
+    void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
+        const std::uint32_t F = T(ifds::node_fc, node);
+        if (ctx >= F || 32ull * k >= F) return;
+        const std::uint64_t pos = row_pos(T, node, ctx, k);
+        const std::uint32_t fresh = or_bits<false>(pe, pos, mask & (chunk_len(F, k) == 32 ? ~0u : ((1u << chunk_len(F, k)) - 1)));
+        if (!fresh) return;
+        const std::uint32_t slot = counters.p[1]++;
+        if (slot < counters.p[2] && std::uint64_t(slot) * entry_words + entry_words <= fout.n) {
+            std::uint32_t* o = fout.p + std::uint64_t(slot) * entry_words;
+            o[0] = node, o[1] = ctx, o[2] = k, o[3] = fresh;
+        } else {
+            clear_bits(pe, pos, fresh);
+        }
+    }
+};
+
+/// Reference implementation shared by both ops.
+inline result<void> run_reference(std::span<op_arg> a, bool seed) {
+    tables T(a);
+    rows R(a);
+    words pe(a[arg_pe]), fin(a[arg_fin]), fout(a[arg_fout]), counters(a[arg_counters]);
+    if (counters.n < 3)
+        return fail(error_code::invalid_argument, "ifds_rows op: counters must hold at least 3 u32 (in, out, capacity)",
+                    "allocate 16 bytes for counters");
+    sequential_sink sink{T, pe, fout, counters};
+    scratch sc;
+    const std::uint64_t n_in = std::min<std::uint64_t>(counters.p[0], fin.n / entry_words);
+    for (std::uint64_t i = 0; i < n_in; ++i) {
+        const std::uint32_t* e = fin.p + i * entry_words;
+        if (seed) sink.add(e[0], e[1], e[2], e[3]);
+        else expand_entry(T, R, pe, e, sink, sc);
+    }
+    return {};
+}
+
+/// Reference implementation of `ifds_rows_seed`.
+inline result<void> seed_reference(std::span<op_arg> a) { return run_reference(a, true); }
+/// Reference implementation of `ifds_rows_expand`.
+inline result<void> expand_reference(std::span<op_arg> a) { return run_reference(a, false); }
+
+/// The op signature: 25 tables, 7 row tables, pe, fin, fout, counters.
+inline std::vector<param> signature() {
+    static constexpr std::array<std::string_view, row_table_count> names = {
+        "edge_off", "edge_dst", "edge_mask_off", "edge_mask", "edge_x_off", "edge_x_src", "edge_x_dst"};
+    std::vector<param> ps = ifds::signature();
+    std::vector<param> extra;
+    for (auto n : names) extra.push_back({param_kind::buffer, n, false, ir::scalar_type::u32});
+    ps.insert(ps.begin() + ifds::table_count, extra.begin(), extra.end());
+    return ps;
+}
+
+} // namespace vyre::ops::ifds_rows
