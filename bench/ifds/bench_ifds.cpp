@@ -51,9 +51,15 @@ double seconds_since(steady::time_point t) { return std::chrono::duration<double
 /// here (e.g. `boost::hana::tuple_t<vyre::cpu_ref, vyre::cpu>`).
 inline constexpr auto bench_backends = vyre::enabled_backends;
 
-/// Backends that interpret the IR one invocation at a time: their runs are
-/// skipped above `--max-resident-edges` path edges.
-bool is_slow_backend(std::string_view id) { return id == "cpu-ref"; }
+/// How the resident solver runs its rounds (`--mode`; default: automatic,
+/// i.e. the best op the backend runs natively).
+weir::ifds::kernel_mode resident_mode = weir::ifds::kernel_mode::automatic;
+
+/// Runs that interpret the IR one invocation at a time (`--mode ir` on the
+/// reference interpreter) are skipped above `--max-resident-edges` path edges.
+bool is_slow_backend(std::string_view id) {
+    return id == "cpu-ref" && resident_mode == weir::ifds::kernel_mode::ir_kernels;
+}
 
 /// Command-line options.
 struct options {
@@ -111,6 +117,17 @@ options parse(int argc, char** argv) {
                 o.sizes.push_back(static_cast<std::uint32_t>(v));
             }
             sizes_given = true;
+        } else if (a == "--mode") {
+            const std::string m = value();
+            using weir::ifds::kernel_mode;
+            if (m == "automatic") resident_mode = kernel_mode::automatic;
+            else if (m == "ir") resident_mode = kernel_mode::ir_kernels;
+            else if (m == "ops") resident_mode = kernel_mode::catalogue_ops;
+            else if (m == "rows") resident_mode = kernel_mode::row_ops;
+            else {
+                std::fprintf(stderr, "bench_ifds: --mode is automatic, ir, ops or rows\n");
+                std::exit(2);
+            }
         } else if (a == "--max-resident-edges") {
             o.max_resident_edges = parse_u64(a.c_str(), value());
         } else if (a == "--threads") {
@@ -399,7 +416,9 @@ run_result run_resident(const weir::ifds::problem& pb, unsigned repeat) {
             B backend;
             device_t device(backend);
             auto t1 = steady::now();
-            auto solver = weir::ifds::resident_solver<device_t>::create(device, L);
+            weir::ifds::resident_options ropt;
+            ropt.mode = resident_mode;
+            auto solver = weir::ifds::resident_solver<device_t>::create(device, L, ropt);
             rep.upload.add(seconds_since(t1));
             if (!solver) {
                 set_msg(rep, std::string("create: ") + solver.error().what());
