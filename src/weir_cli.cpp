@@ -137,15 +137,8 @@ int cmd_solve(const options& o) {
         auto out = tabulation_solver(L).solve();
         st = out.stats;
         bits = std::move(out.path_edges);
-    } else if (o.backend == "cpu-ref") {
-        auto r = solve_resident<vyre::cpu_ref>(L, st);
-        if (!r) {
-            std::cerr << "weir: " << r.error().what() << "\n";
-            return exit_invalid;
-        }
-        bits = std::move(*r);
-    } else if (o.backend == "cpu") {
-        auto r = solve_resident<vyre::cpu>(L, st);
+    } else {
+        auto r = o.backend == "cpu" ? solve_resident<vyre::cpu>(L, st) : solve_resident<vyre::cpu_ref>(L, st);
         if (!r) {
             std::cerr << "weir: " << r.error().what() << "\n";
             return exit_invalid;

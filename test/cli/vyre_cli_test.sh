@@ -4,25 +4,7 @@
 set -u
 VYRE=$1
 DATA=$2
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-expect_out() { # name expected-stdout command...
-  local name=$1 want=$2; shift 2
-  local got
-  got=$("$@" 2>"$tmp/err"); local rc=$?
-  if [ $rc -ne 0 ] || [ "$got" != "$want" ]; then
-    echo "FAIL $name: rc=$rc"; echo " want: $want"; echo "  got: $got"; cat "$tmp/err"; fails=$((fails+1))
-  else echo "ok   $name"; fi
-}
-expect_fail() { # name status stderr-fragment command...
-  local name=$1 want_rc=$2 frag=$3; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ $rc -ne "$want_rc" ] || ! grep -q -- "$frag" "$tmp/err" || [ -s "$tmp/out" ]; then
-    echo "FAIL $name: rc=$rc (want $want_rc), stderr:"; cat "$tmp/err"; echo "stdout:"; cat "$tmp/out"; fails=$((fails+1))
-  else echo "ok   $name"; fi
-}
+source "$(dirname "$0")/lib.sh"
 
 cat >"$tmp/xor.vyre" <<'V'
 (program xor (workgroup 64 1 1)
@@ -93,5 +75,4 @@ expect_fail size-mismatch 2 "not a multiple" "$VYRE" run "$tmp/xor.vyre" --input
 expect_fail unknown-backend 2 "no backend called 'nope'" "$VYRE" run "$tmp/xor.vyre" --backend nope --input a=1 --input b=1
 expect_fail no-file 2 "cannot read" "$VYRE" run "$tmp/none.vyre"
 
-echo "$fails failures"
-[ "$fails" -eq 0 ]
+finish

@@ -7,25 +7,7 @@
 set -u
 WEIR=$1
 DATA=$2
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-expect_out() { # name expected-stdout command...
-  local name=$1 want=$2; shift 2
-  local got
-  got=$("$@" 2>"$tmp/err"); local rc=$?
-  if [ $rc -ne 0 ] || [ "$got" != "$want" ]; then
-    echo "FAIL $name: rc=$rc"; echo " want: $want"; echo "  got: $got"; cat "$tmp/err"; fails=$((fails+1))
-  else echo "ok   $name"; fi
-}
-expect_fail() { # name status stderr-fragment command...
-  local name=$1 want_rc=$2 frag=$3; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ $rc -ne "$want_rc" ] || ! grep -q -- "$frag" "$tmp/err" || [ -s "$tmp/out" ]; then
-    echo "FAIL $name: rc=$rc (want $want_rc), stderr:"; cat "$tmp/err"; echo "stdout:"; cat "$tmp/out"; fails=$((fails+1))
-  else echo "ok   $name"; fi
-}
+source "$(dirname "$0")/lib.sh"
 check() { # name condition-status message
   if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; fails=$((fails+1)); fi
 }
@@ -238,5 +220,4 @@ printf 'ifds 1\nfacts id kill\nproc seed gen flow\nflow gen flow id kill:id gen:
 expect_out keyword-names "gen: 0
 flow: 0 id kill" "$WEIR" solve "$tmp/keywords.ifds"
 
-echo "$fails failures"
-[ "$fails" -eq 0 ]
+finish

@@ -31,8 +31,10 @@ const char* mode_name(kernel_mode m) {
     return m == kernel_mode::ir_kernels ? "ir_kernels" : m == kernel_mode::catalogue_ops ? "catalogue_ops" : "row_ops";
 }
 
+/// Solves `pb` on `backend` in every mode, checks each against tabulation (bits
+/// and statistics), and returns the solution.
 template <class B>
-void check_parity(B& backend, const problem& pb, std::uint64_t seed) {
+solution check_parity(B& backend, const problem& pb, std::uint64_t seed = 0) {
     INFO("problem seed " << seed);
     auto L = make_layout(pb);
     auto expect = tabulation_solver(L).solve();
@@ -52,6 +54,7 @@ void check_parity(B& backend, const problem& pb, std::uint64_t seed) {
         CHECK(got->stats.contexts == expect.stats.contexts);
         CHECK(got->stats.summary_edges == expect.stats.summary_edges);
     }
+    return extract_solution(L, expect.path_edges);  // equal to every resident run above
 }
 } // namespace
 
@@ -136,25 +139,7 @@ namespace {
 /// reference, and returns the solution.
 template <class B>
 solution resident_solution(B& backend, const problem& pb) {
-    auto L = make_layout(pb);
-    auto expect = tabulation_solver(L).solve();
-    weir::vyre_resident_ifds<B> d(backend);
-    // Every way of running a round: IR kernels, per-edge ops, row ops.
-    for (auto mode : all_modes) {
-        INFO("mode " << mode_name(mode));
-        resident_options opt;
-        opt.mode = mode;
-        auto solver = resident_solver<weir::vyre_resident_ifds<B>>::create(d, L, opt);
-        REQUIRE(solver.has_value());
-        CHECK(solver->mode() == mode);
-        auto got = solver->solve();
-        if (!got) FAIL(got.error().what());
-        CHECK(got->path_edges == expect.path_edges);
-        CHECK(got->stats.path_edges == expect.stats.path_edges);
-        CHECK(got->stats.contexts == expect.stats.contexts);
-        CHECK(got->stats.summary_edges == expect.stats.summary_edges);
-    }
-    auto s = extract_solution(L, expect.path_edges);  // equal to every resident run above
+    auto s = check_parity(backend, pb);
     CHECK(s == weir::test::brute_force_solve(pb));
     return s;
 }

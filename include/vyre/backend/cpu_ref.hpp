@@ -34,15 +34,6 @@ public:
     std::string_view id() const { return "cpu-ref"; }
     /// Implementation version (part of cache keys).
     std::string_view version() const { return "1.0.0"; }
-    /// Limits of the interpreter.
-    device_limits limits() const {
-        device_limits l;
-        l.max_workgroup_size = {1024, 1024, 1024};
-        l.max_invocations_per_workgroup = 1 << 20;
-        l.subgroup_size = 1;
-        l.max_storage_buffer_bytes = 1ull << 40;
-        return l;
-    }
     /// Device profile.
     vyre::device_profile device_profile() const {
         return {"cpu-ref", "host reference interpreter", capability_names<cpu_ref>(), limits()};

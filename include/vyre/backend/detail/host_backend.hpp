@@ -26,6 +26,16 @@ public:
     /// Resident handle: checked against the owning instance on every use.
     using resource = host_resource;
 
+    /// Limits of the host interpreter.
+    device_limits limits() const {
+        device_limits l;
+        l.max_workgroup_size = {1024, 1024, 1024};
+        l.max_invocations_per_workgroup = 1 << 20;
+        l.subgroup_size = 1;
+        l.max_storage_buffer_bytes = 1ull << 40;
+        return l;
+    }
+
     /// Catalogue ops run natively (all of them).
     std::vector<std::string> supported_ops() const {
         std::vector<std::string> v;
