@@ -273,6 +273,37 @@ TEMPLATE_LIST_TEST_CASE("atomics from many invocations are exact", "[conformance
     CHECK(from_bytes<std::uint32_t>(out[1])[0] == 1000);
 }
 
+TEMPLATE_LIST_TEST_CASE("every atomic from many workgroups at once gives the exact combined value",
+                        "[conformance][atomic]", backend_list) {
+    TestType b;
+    // 4096 invocations in 64 workgroups hit the same few elements; each
+    // operation is commutative, so the final values are exact.
+    const char* prog =
+        "(program many (workgroup 64 1 1)\n"
+        "  (buffer acc 0 read_write u32 0)\n  (buffer sacc 1 read_write i32 0)\n  (buffer wide 2 read_write u64 0)\n"
+        "  (let i (gid x))\n"
+        "  (let a (atomic_or acc 0 (shl 1 (mod i 32))))\n"
+        "  (let c (atomic_xor acc 1 i))\n"
+        "  (let d (atomic_max acc 2 i))\n"
+        "  (let e (atomic_min acc 3 i))\n"
+        "  (let f (atomic_and acc 4 (bitnot (shl 1 (mod i 32)))))\n"
+        "  (let g (atomic_sub acc 5 1))\n"
+        "  (let h (atomic_min sacc 0 (sub (i32 0) (cast i32 i))))\n"
+        "  (let k (atomic_max sacc 1 (sub (cast i32 i) (i32 5000))))\n"
+        "  (let l (atomic_add wide 0 (cast u64 i))))\n";
+    dispatch_config c;
+    c.grid = std::array<std::uint32_t, 3>{64, 1, 1};
+    auto out = run(b, prog,
+                   {to_bytes<std::uint32_t>({0, 0, 0, 0xffffffffu, 0xffffffffu, 0}),
+                    to_bytes<std::int32_t>({0, -100000}), to_bytes<std::uint64_t>({1ull << 40})},
+                   c);
+    std::uint32_t x = 0;
+    for (std::uint32_t i = 0; i < 4096; ++i) x ^= i;
+    CHECK(from_bytes<std::uint32_t>(out[0]) == std::vector<std::uint32_t>{0xffffffffu, x, 4095, 0, 0, 0u - 4096u});
+    CHECK(from_bytes<std::int32_t>(out[1]) == std::vector<std::int32_t>{-4095, 4095 - 5000});
+    CHECK(from_bytes<std::uint64_t>(out[2]) == std::vector<std::uint64_t>{(1ull << 40) + 4095ull * 4096 / 2});
+}
+
 TEMPLATE_LIST_TEST_CASE("barriers: workgroup reduction in shared memory", "[conformance][barrier]", backend_list) {
     TestType b;
     const char* prog =
