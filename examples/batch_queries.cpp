@@ -100,7 +100,7 @@ int main() {
                     break;
                 }
         }
-        auto expect = tabulation_solver(L).solve(queries[q].node, queries[q].fact);
+        auto expect = tabulation_solver(L).solve(queries[q].node, queries[q].fact).value();
         if (expect.path_edges != (*outs)[q].path_edges) ++mismatches;
         std::printf("query from %-12s %3llu path edges, exits with taint:%s\n", pb->nodes[queries[q].node[0]].name.c_str(),
                     static_cast<unsigned long long>((*outs)[q].stats.path_edges), tainted.c_str());

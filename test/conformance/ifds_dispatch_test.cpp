@@ -571,7 +571,7 @@ TEMPLATE_TEST_CASE("scratch dispatcher: what a solver moves", "[ifds][dispatch][
             REQUIRE(outs.has_value());
             REQUIRE(outs->size() == sets.size());
             for (std::size_t i = 0; i < sets.size(); ++i)
-                CHECK((*outs)[i].path_edges == tabulation_solver(L).solve(sets[i].node, sets[i].fact).path_edges);
+                CHECK((*outs)[i].path_edges == tabulation_solver(L).solve(sets[i].node, sets[i].fact).value().path_edges);
             CHECK(d.log.upload_many_calls == 0);
             std::size_t clears = 0;
             for (const auto& x : d.log.dispatches) clears += x.program == "weir_clear";

@@ -111,7 +111,7 @@ TEMPLATE_LIST_TEST_CASE("resident solver grows its frontier and reuses buffers a
     REQUIRE(outs.has_value());
     REQUIRE(outs->size() == sets.size());
     for (std::size_t i = 0; i < sets.size(); ++i) {
-        auto expect = tabulation_solver(L).solve(sets[i].node, sets[i].fact);
+        auto expect = tabulation_solver(L).solve(sets[i].node, sets[i].fact).value();
         CHECK((*outs)[i].path_edges == expect.path_edges);
     }
     auto after = b.backend_metric_snapshot();

@@ -11,7 +11,11 @@
 /// Rows. A (node n, local fact d) pair is row `row_base[n] + d`.
 
 #include <cstdint>
+#include <span>
+#include <string>
 #include <vector>
+
+#include <vyre/core/result.hpp>
 
 #include <weir/ifds/problem.hpp>
 
@@ -71,5 +75,29 @@ struct layout {
     /// Global fact id of local fact d of procedure p.
     fact_id global_fact(std::uint32_t p, std::uint32_t d) const { return proc_facts[proc_fact_off[p] + d]; }
 };
+
+/// Checks seeds given in layout terms (start nodes, local facts of their
+/// procedures); `who` names the caller in the message.
+inline vyre::result<void> check_seeds(const layout& L, std::span<const std::uint32_t> seed_node,
+                                      std::span<const std::uint32_t> seed_fact, const std::string& who) {
+    if (seed_node.size() != seed_fact.size())
+        return vyre::fail(vyre::error_code::invalid_argument,
+                          who + ": seed nodes and facts differ in number (" + std::to_string(seed_node.size()) +
+                              " nodes, " + std::to_string(seed_fact.size()) + " facts)",
+                          "pass one local fact per seed node");
+    for (std::size_t i = 0; i < seed_node.size(); ++i) {
+        const auto n = seed_node[i];
+        if (n >= L.num_nodes || !(L.node_kind[n] & kind_start))
+            return vyre::fail(vyre::error_code::invalid_argument,
+                              who + ": seed " + std::to_string(i) + " is not at a start node (node " + std::to_string(n) + ")",
+                              "seed only start nodes of procedures");
+        if (seed_fact[i] >= L.node_fact_count[n])
+            return vyre::fail(vyre::error_code::invalid_argument,
+                              who + ": seed " + std::to_string(i) + " has local fact " + std::to_string(seed_fact[i]) +
+                                  " outside its procedure's fact set of " + std::to_string(L.node_fact_count[n]) + " facts",
+                              "use local fact indices of the seed's procedure");
+    }
+    return {};
+}
 
 } // namespace weir::ifds

@@ -278,21 +278,7 @@ private:
 
     result<void> run(std::span<const std::uint32_t> seed_node, std::span<const std::uint32_t> seed_fact, output& o) {
         const layout& L = *L_;
-        if (seed_node.size() != seed_fact.size())
-            return vyre::fail(vyre::error_code::invalid_argument, "resident_solver: seed nodes and facts differ in number",
-                              "pass one local fact per seed node");
-        for (std::size_t i = 0; i < seed_node.size(); ++i) {
-            auto n = seed_node[i];
-            if (n >= L.num_nodes || !(L.node_kind[n] & kind_start))
-                return vyre::fail(vyre::error_code::invalid_argument,
-                                  "resident_solver: seed " + std::to_string(i) + " is not at a start node",
-                                  "seed only start nodes of procedures");
-            if (seed_fact[i] >= L.node_fact_count[n])
-                return vyre::fail(vyre::error_code::invalid_argument,
-                                  "resident_solver: seed " + std::to_string(i) + " has local fact " +
-                                      std::to_string(seed_fact[i]) + " outside its procedure's fact set",
-                                  "use local fact indices of the seed's procedure");
-        }
+        VYRE_TRY(check_seeds(L, seed_node, seed_fact, "resident_solver"));
         auto t0 = clock::now();
         // reset the path edges
         std::vector<resource> clr{pe_};

@@ -282,11 +282,17 @@ public:
     };
 
     /// Solves from the layout's seeds.
-    output solve() const { return solve(L_->seed_node, L_->seed_fact); }
+    output solve() const {
+        detail::tabulation_engine<false> eng(*L_);
+        eng.run(L_->seed_node, L_->seed_fact);
+        return output{std::move(eng.pe), eng.stats};
+    }
 
     /// Solves from the given seeds: start nodes and local fact indices of
-    /// their procedures. Throws `std::invalid_argument` on a bad seed.
-    output solve(std::span<const std::uint32_t> seed_node, std::span<const std::uint32_t> seed_fact_local) const {
+    /// their procedures. A bad seed is an `invalid_argument` error.
+    vyre::result<output> solve(std::span<const std::uint32_t> seed_node,
+                               std::span<const std::uint32_t> seed_fact_local) const {
+        VYRE_TRY(check_seeds(*L_, seed_node, seed_fact_local, "tabulation_solver"));
         detail::tabulation_engine<false> eng(*L_);
         eng.run(seed_node, seed_fact_local);
         return output{std::move(eng.pe), eng.stats};
