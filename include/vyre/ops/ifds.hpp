@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <vyre/core/result.hpp>
@@ -67,6 +68,37 @@ struct words {
     std::uint64_t n = 0;
     explicit words(const op_arg& a) : p(reinterpret_cast<std::uint32_t*>(a.bytes.data())), n(a.bytes.size() / 4) {}
 };
+
+/// ORs `m` into word `i` (nothing when out of range); returns the word's old
+/// value, or `m` itself when out of range (so those bits never count as new).
+template <bool Atomic>
+std::uint32_t or_word(const words& pe, std::uint64_t i, std::uint32_t m) {
+    if (m == 0) return 0;
+    if (i >= pe.n) return m;
+    if constexpr (Atomic) {
+        // An explicit compare-exchange loop: g++ 12 at -O1 and above dropped the
+        // `| m` of `atomic_ref::fetch_or` in this function (seen in the
+        // disassembly: the loop stored the old value back), so it is not used here.
+        std::atomic_ref<std::uint32_t> word(pe.p[i]);
+        std::uint32_t old = word.load(std::memory_order_relaxed);
+        while ((old & m) != m && !word.compare_exchange_weak(old, old | m, std::memory_order_relaxed)) {
+        }
+        return old;
+    } else {
+        const std::uint32_t old = pe.p[i];
+        pe.p[i] = old | m;
+        return old;
+    }
+}
+
+/// The ops need counters = [in, out, capacity, ...].
+inline result<void> check_counters(const words& counters, const char* op) {
+    if (counters.n < 3)
+        return fail(error_code::invalid_argument,
+                    std::string(op) + " op: counters must hold at least 3 u32 (in, out, capacity)",
+                    "allocate 16 bytes for counters");
+    return {};
+}
 
 /// Expands one frontier entry (node n, cd = ctx*F + fact). `sink.propagate(n, bit)`
 /// receives every derived path edge (node, bit index in its block); `pe_test`
@@ -144,9 +176,7 @@ struct sequential_sink {
 inline result<void> run_reference(std::span<op_arg> a, bool seed) {
     tables T(a);
     words pe(a[arg_pe]), fin(a[arg_fin]), fout(a[arg_fout]), counters(a[arg_counters]);
-    if (counters.n < 3)
-        return fail(error_code::invalid_argument, "ifds op: counters must hold at least 3 u32 (in, out, capacity)",
-                    "allocate 16 bytes for counters");
+    VYRE_TRY(check_counters(counters, "ifds"));
     sequential_sink sink{T, pe, fout, counters};
     const std::uint64_t n_in = std::min<std::uint64_t>(counters.p[0], fin.n / 2);
     for (std::uint64_t i = 0; i < n_in; ++i) {

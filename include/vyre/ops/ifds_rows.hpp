@@ -64,29 +64,6 @@ inline std::uint32_t read_bits(const words& pe, std::uint64_t pos, std::uint32_t
     return static_cast<std::uint32_t>(v) & (len == 32 ? ~0u : ((1u << len) - 1));
 }
 
-namespace detail {
-/// ORs `m` into word `i` (nothing when out of range); returns the word's old
-/// value, or `m` itself when out of range (so those bits never count as new).
-template <bool Atomic>
-std::uint32_t or_word(const words& pe, std::uint64_t i, std::uint32_t m) {
-    if (m == 0) return 0;
-    if (i >= pe.n) return m;
-    if constexpr (Atomic) {
-        // An explicit compare-exchange loop: g++ 12 at -O1 and above dropped the
-        // `| m` of `atomic_ref::fetch_or` in this function (seen in the
-        // disassembly: the loop stored the old value back), so it is not used here.
-        std::atomic_ref<std::uint32_t> word(pe.p[i]);
-        std::uint32_t old = word.load(std::memory_order_relaxed);
-        while ((old & m) != m && !word.compare_exchange_weak(old, old | m, std::memory_order_relaxed)) {
-        }
-        return old;
-    } else {
-        const std::uint32_t old = pe.p[i];
-        pe.p[i] = old | m;
-        return old;
-    }
-}
-} // namespace detail
 
 /// Sets the bits of `mask` at bit position `pos`; returns those that were not set before.
 template <bool Atomic>
@@ -94,7 +71,7 @@ std::uint32_t or_bits(const words& pe, std::uint64_t pos, std::uint32_t mask) {
     const std::uint64_t w = pos >> 5;
     const std::uint32_t s = pos & 31;
     const std::uint32_t lo = mask << s, hi = s ? static_cast<std::uint32_t>(std::uint64_t(mask) >> (32 - s)) : 0u;
-    const std::uint32_t old_lo = detail::or_word<Atomic>(pe, w, lo), old_hi = detail::or_word<Atomic>(pe, w + 1, hi);
+    const std::uint32_t old_lo = ifds::or_word<Atomic>(pe, w, lo), old_hi = ifds::or_word<Atomic>(pe, w + 1, hi);
     const std::uint32_t old = static_cast<std::uint32_t>((std::uint64_t(old_lo) >> s) | (s ? std::uint64_t(old_hi) << (32 - s) : 0));
     return mask & ~old;
 }
@@ -237,9 +214,7 @@ inline result<void> run_reference(std::span<op_arg> a, bool seed) {
     tables T(a);
     rows R(a);
     words pe(a[arg_pe]), fin(a[arg_fin]), fout(a[arg_fout]), counters(a[arg_counters]);
-    if (counters.n < 3)
-        return fail(error_code::invalid_argument, "ifds_rows op: counters must hold at least 3 u32 (in, out, capacity)",
-                    "allocate 16 bytes for counters");
+    VYRE_TRY(ifds::check_counters(counters, "ifds_rows"));
     sequential_sink sink{T, pe, fout, counters};
     scratch sc;
     const std::uint64_t n_in = std::min<std::uint64_t>(counters.p[0], fin.n / entry_words);

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
+#include <string_view>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -60,16 +62,23 @@ struct layout_shape {
 /// The shape of layout `L`.
 inline layout_shape shape_of(const layout& L) { return {L.num_nodes, L.num_procs, L.num_rows, L.pe_words}; }
 
-/// True when dispatcher `d` runs the row-wise IFDS ops natively.
+/// True when dispatcher `d` lists every op of `names` in `supported_ops()`
+/// (false for a dispatcher without that member).
 template <class D>
-bool runs_row_ops(const D& d) {
+bool runs_ops(const D& d, std::initializer_list<std::string_view> names) {
     if constexpr (requires { d.supported_ops(); }) {
-        auto ops = d.supported_ops();
-        return std::find(ops.begin(), ops.end(), "ifds_rows_expand") != ops.end() &&
-               std::find(ops.begin(), ops.end(), "ifds_rows_seed") != ops.end();
+        const auto ops = d.supported_ops();
+        return std::all_of(names.begin(), names.end(),
+                           [&](std::string_view n) { return std::find(ops.begin(), ops.end(), n) != ops.end(); });
     } else {
         return false;
     }
+}
+
+/// True when dispatcher `d` runs the row-wise IFDS ops natively.
+template <class D>
+bool runs_row_ops(const D& d) {
+    return runs_ops(d, {"ifds_rows_seed", "ifds_rows_expand"});
 }
 
 /// A layout's tables in resident memory, uploaded with one `upload_many`.

@@ -169,12 +169,7 @@ private:
     static kernel_mode pick_mode(const D& d, kernel_mode m, bool graph_has_rows) {
         if (m != kernel_mode::automatic) return m;
         if (graph_has_rows && runs_row_ops(d)) return kernel_mode::row_ops;
-        if constexpr (requires { d.supported_ops(); }) {
-            auto ops = d.supported_ops();
-            if (std::find(ops.begin(), ops.end(), "ifds_expand") != ops.end() &&
-                std::find(ops.begin(), ops.end(), "ifds_seed") != ops.end())
-                return kernel_mode::catalogue_ops;
-        }
+        if (runs_ops(d, {"ifds_seed", "ifds_expand"})) return kernel_mode::catalogue_ops;
         return kernel_mode::ir_kernels;
     }
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -91,43 +92,79 @@ inline result<void> exclusive_scan(std::span<ops::op_arg> a, unsigned t) {
     return {};
 }
 
-/// IFDS rounds: frontier entries handed out in chunks; path-edge bits set with
-/// atomic or; new edges gathered per thread and appended with one atomic add
-/// per batch.
-struct ifds_parallel_sink {
-    const ops::ifds::tables& T;
-    ops::ifds::words pe, fout, counters;
+/// New frontier entries of `W` words gathered by one thread and appended to
+/// `fout` with one atomic add per batch; `flush(undo)` hands each entry that
+/// does not fit (slot ≥ capacity) to `undo`, which clears its bits so the
+/// solver can grow `fout` and re-run the round.
+template <std::uint32_t W>
+struct frontier_batch {
+    ops::ifds::words fout, counters;
     std::vector<std::uint32_t> local;
 
-    void propagate(std::uint32_t node, std::uint32_t bit) {
-        const std::uint64_t w = std::uint64_t(T(ops::ifds::pe_word, node)) + (bit >> 5);
-        const std::uint32_t m = 1u << (bit & 31);
-        if (w >= pe.n) return;
-        std::atomic_ref<std::uint32_t> word(pe.p[w]);
-        // Most derived edges are already known: a plain load avoids the locked or.
-        if (word.load(std::memory_order_relaxed) & m) return;
-        if (word.fetch_or(m, std::memory_order_relaxed) & m) return;
-        local.push_back(node);
-        local.push_back(bit);
-        if (local.size() >= 1024) flush();
+    /// Appends one entry; true when the batch is due for a flush.
+    bool push(std::initializer_list<std::uint32_t> e) {
+        local.insert(local.end(), e);
+        return local.size() >= 256 * W;
     }
-    void flush() {
-        const std::uint32_t k = static_cast<std::uint32_t>(local.size() / 2);
+    template <class Undo>
+    void flush(Undo&& undo) {
+        const auto k = static_cast<std::uint32_t>(local.size() / W);
         if (!k) return;
         const std::uint32_t base = std::atomic_ref<std::uint32_t>(counters.p[1]).fetch_add(k, std::memory_order_relaxed);
         const std::uint32_t cap = counters.p[2];
         for (std::uint32_t i = 0; i < k; ++i) {
             const std::uint64_t slot = std::uint64_t(base) + i;
-            const std::uint32_t node = local[2 * i], bit = local[2 * i + 1];
-            if (slot < cap && 2 * slot + 1 < fout.n) {
-                fout.p[2 * slot] = node;
-                fout.p[2 * slot + 1] = bit;
-            } else {  // does not fit: undo, the solver grows fout and re-runs the round
-                const std::uint64_t w = std::uint64_t(T(ops::ifds::pe_word, node)) + (bit >> 5);
-                std::atomic_ref<std::uint32_t>(pe.p[w]).fetch_and(~(1u << (bit & 31)), std::memory_order_relaxed);
-            }
+            const std::uint32_t* e = local.data() + std::uint64_t(i) * W;
+            if (slot < cap && (slot + 1) * W <= fout.n) std::copy(e, e + W, fout.p + slot * W);
+            else undo(e);
         }
         local.clear();
+    }
+};
+
+/// Hands the `counters[0]` entries of `fin` (W words each) out in chunks to
+/// up to `t` threads, one per `per_thread` entries at most: small rounds are
+/// not worth a fork-join (on a loaded machine a join waits for every thread to
+/// be scheduled). Each thread makes its sink with `make()`, feeds it
+/// `step(sink, entry)`, and flushes it at the end.
+template <std::uint32_t W, class Make, class Step>
+void for_each_entry(const ops::ifds::words& fin, const ops::ifds::words& counters, unsigned t,
+                    std::uint64_t per_thread, Make make, Step step) {
+    const std::uint64_t n_in = std::min<std::uint64_t>(counters.p[0], fin.n / W);
+    const std::uint64_t chunk = 32;
+    std::atomic<std::uint64_t> next{0};
+    const auto threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(t, n_in / per_thread)));
+    parallel_region(threads, [&](unsigned, unsigned) {
+        auto sink = make();
+        for (;;) {
+            const std::uint64_t b = next.fetch_add(chunk, std::memory_order_relaxed);
+            if (b >= n_in) break;
+            for (std::uint64_t i = b; i < std::min(n_in, b + chunk); ++i) step(sink, fin.p + i * W);
+        }
+        sink.flush();
+    });
+}
+
+/// IFDS rounds, one path edge per entry: bits set with an atomic or (after a
+/// plain test: most derived edges are already known).
+struct ifds_parallel_sink {
+    const ops::ifds::tables& T;
+    ops::ifds::words pe;
+    frontier_batch<2> out;
+
+    std::uint64_t word_of(std::uint32_t node, std::uint32_t bit) const {
+        return std::uint64_t(T(ops::ifds::pe_word, node)) + (bit >> 5);
+    }
+    void propagate(std::uint32_t node, std::uint32_t bit) {
+        const std::uint32_t m = 1u << (bit & 31);
+        if (ops::ifds::or_word<true>(pe, word_of(node, bit), m) & m) return;
+        if (out.push({node, bit})) flush();
+    }
+    void flush() {
+        out.flush([&](const std::uint32_t* e) {
+            std::atomic_ref<std::uint32_t>(pe.p[word_of(e[0], e[1])])
+                .fetch_and(~(1u << (e[1] & 31)), std::memory_order_relaxed);
+        });
     }
 };
 
@@ -136,65 +173,34 @@ result<void> ifds_round(std::span<ops::op_arg> a, unsigned t) {
     namespace fi = ops::ifds;
     fi::tables T(a);
     fi::words pe(a[fi::arg_pe]), fin(a[fi::arg_fin]), fout(a[fi::arg_fout]), counters(a[fi::arg_counters]);
-    if (counters.n < 3)
-        return fail(error_code::invalid_argument, "ifds op: counters must hold at least 3 u32 (in, out, capacity)",
-                    "allocate 16 bytes for counters");
-    const std::uint64_t n_in = std::min<std::uint64_t>(counters.p[0], fin.n / 2);
-    const std::uint64_t chunk = 64;
-    std::atomic<std::uint64_t> next{0};
-    // A thread per 2048 entries at most: small rounds are not worth a fork-join
-    // (on a loaded machine a join waits for every thread to be scheduled).
-    const unsigned threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(t, n_in / 2048)));
-    parallel_region(threads, [&](unsigned, unsigned) {
-        ifds_parallel_sink sink{T, pe, fout, counters, {}};
-        sink.local.reserve(1024);
-        for (;;) {
-            const std::uint64_t b = next.fetch_add(chunk, std::memory_order_relaxed);
-            if (b >= n_in) break;
-            const std::uint64_t e = std::min(n_in, b + chunk);
-            for (std::uint64_t i = b; i < e; ++i) {
-                if constexpr (Seed) sink.propagate(fin.p[2 * i], fin.p[2 * i + 1]);
-                else fi::expand_entry(T, pe, fin.p[2 * i], fin.p[2 * i + 1], sink);
-            }
-        }
-        sink.flush();
-    });
+    VYRE_TRY(fi::check_counters(counters, "ifds"));
+    for_each_entry<2>(
+        fin, counters, t, 2048, [&] { return ifds_parallel_sink{T, pe, {fout, counters, {}}}; },
+        [&](ifds_parallel_sink& sink, const std::uint32_t* e) {
+            if constexpr (Seed) sink.propagate(e[0], e[1]);
+            else fi::expand_entry(T, pe, e[0], e[1], sink);
+        });
     return {};
 }
 
-/// Row-wise IFDS rounds: like `ifds_round`, with 4-word entries that carry up
-/// to 32 facts of a row.
+/// Row-wise IFDS rounds: entries of 4 words carry up to 32 facts of a row.
 struct ifds_rows_parallel_sink {
     const ops::ifds::tables& T;
-    ops::ifds::words pe, fout, counters;
-    std::vector<std::uint32_t> local;
+    ops::ifds::words pe;
+    frontier_batch<ops::ifds_rows::entry_words> out;
+    ops::ifds_rows::scratch sc;
 
     void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
         namespace fr = ops::ifds_rows;
         const std::uint32_t F = T(ops::ifds::node_fc, node);
         if (ctx >= F || 32ull * k >= F) return;
         const std::uint32_t len = fr::chunk_len(F, k);
-        const std::uint32_t fresh = fr::or_bits<true>(pe, fr::row_pos(T, node, ctx, k), mask & (len == 32 ? ~0u : ((1u << len) - 1)));
-        if (!fresh) return;
-        local.insert(local.end(), {node, ctx, k, fresh});
-        if (local.size() >= 2048) flush();
+        const std::uint32_t fresh =
+            fr::or_bits<true>(pe, fr::row_pos(T, node, ctx, k), mask & (len == 32 ? ~0u : ((1u << len) - 1)));
+        if (fresh && out.push({node, ctx, k, fresh})) flush();
     }
     void flush() {
-        namespace fr = ops::ifds_rows;
-        const std::uint32_t k = static_cast<std::uint32_t>(local.size() / fr::entry_words);
-        if (!k) return;
-        const std::uint32_t base = std::atomic_ref<std::uint32_t>(counters.p[1]).fetch_add(k, std::memory_order_relaxed);
-        const std::uint32_t cap = counters.p[2];
-        for (std::uint32_t i = 0; i < k; ++i) {
-            const std::uint64_t slot = std::uint64_t(base) + i;
-            const std::uint32_t* e = local.data() + std::uint64_t(i) * fr::entry_words;
-            if (slot < cap && (slot + 1) * fr::entry_words <= fout.n) {
-                std::copy(e, e + fr::entry_words, fout.p + slot * fr::entry_words);
-            } else {  // does not fit: undo, the solver grows fout and re-runs the round
-                fr::clear_bits(pe, fr::row_pos(T, e[0], e[1], e[2]), e[3]);
-            }
-        }
-        local.clear();
+        out.flush([&](const std::uint32_t* e) { ops::ifds_rows::clear_bits(pe, ops::ifds_rows::row_pos(T, e[0], e[1], e[2]), e[3]); });
     }
 };
 
@@ -204,29 +210,13 @@ result<void> ifds_rows_round(std::span<ops::op_arg> a, unsigned t) {
     ops::ifds::tables T(a);
     fr::rows R(a);
     ops::ifds::words pe(a[fr::arg_pe]), fin(a[fr::arg_fin]), fout(a[fr::arg_fout]), counters(a[fr::arg_counters]);
-    if (counters.n < 3)
-        return fail(error_code::invalid_argument, "ifds_rows op: counters must hold at least 3 u32 (in, out, capacity)",
-                    "allocate 16 bytes for counters");
-    const std::uint64_t n_in = std::min<std::uint64_t>(counters.p[0], fin.n / fr::entry_words);
-    const std::uint64_t chunk = 32;
-    std::atomic<std::uint64_t> next{0};
-    const unsigned threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(t, n_in / 1024)));
-    parallel_region(threads, [&](unsigned, unsigned) {
-        ifds_rows_parallel_sink sink{T, pe, fout, counters, {}};
-        sink.local.reserve(2048 + 8);
-        fr::scratch sc;
-        for (;;) {
-            const std::uint64_t b = next.fetch_add(chunk, std::memory_order_relaxed);
-            if (b >= n_in) break;
-            const std::uint64_t e = std::min(n_in, b + chunk);
-            for (std::uint64_t i = b; i < e; ++i) {
-                const std::uint32_t* en = fin.p + i * fr::entry_words;
-                if constexpr (Seed) sink.add(en[0], en[1], en[2], en[3]);
-                else fr::expand_entry(T, R, pe, en, sink, sc);
-            }
-        }
-        sink.flush();
-    });
+    VYRE_TRY(ops::ifds::check_counters(counters, "ifds_rows"));
+    for_each_entry<fr::entry_words>(
+        fin, counters, t, 1024, [&] { return ifds_rows_parallel_sink{T, pe, {fout, counters, {}}, {}}; },
+        [&](ifds_rows_parallel_sink& sink, const std::uint32_t* e) {
+            if constexpr (Seed) sink.add(e[0], e[1], e[2], e[3]);
+            else fr::expand_entry(T, R, pe, e, sink, sink.sc);
+        });
     return {};
 }
 } // namespace native
