@@ -134,7 +134,7 @@ int cmd_solve(const options& o) {
     solve_stats st;
     std::vector<std::uint32_t> bits;
     if (o.backend == "tabulation") {
-        auto out = tabulation_solver(L).solve();
+        auto out = tabulation_solver(L).solve().value();
         st = out.stats;
         bits = std::move(out.path_edges);
     } else {

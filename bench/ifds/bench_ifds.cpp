@@ -393,7 +393,7 @@ run_result run_tabulation(const weir::ifds::problem& pb, unsigned repeat) {
             const auto L = weir::ifds::make_layout(pb);
             rep.layout.add(seconds_since(t0));
             auto t1 = steady::now();
-            auto out = weir::ifds::tabulation_solver(L).solve();
+            auto out = weir::ifds::tabulation_solver(L).solve().value();
             rep.solve.add(seconds_since(t1));
             rep.path_edges = out.stats.path_edges;
             bits = std::move(out.path_edges);

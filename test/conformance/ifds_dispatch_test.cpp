@@ -366,7 +366,7 @@ template <class D>
 std::size_t check_parity(const problem& pb, const std::string& what, resident_options opt = {}) {
     INFO(what);
     const auto L = make_layout(pb);
-    const auto expect = tabulation_solver(L).solve();
+    const auto expect = tabulation_solver(L).solve().value();
     D d;
     {
         auto solver = resident_solver<D>::create(d, L, opt);
@@ -537,7 +537,7 @@ TEMPLATE_TEST_CASE("scratch dispatcher: what a solver moves", "[ifds][dispatch][
     for (const auto& [what, pb] : cases) {
         INFO(what);
         const auto L = make_layout(pb);
-        const auto expect = tabulation_solver(L).solve();
+        const auto expect = tabulation_solver(L).solve().value();
         TestType d;
         {
             auto solver = resident_solver<TestType>::create(d, L);
@@ -603,7 +603,7 @@ TEST_CASE("scratch dispatcher: a shared resident graph is uploaded once for seve
         REQUIRE(o1.has_value());
         REQUIRE(o2.has_value());
         CHECK(o1->path_edges == o2->path_edges);
-        CHECK(o1->path_edges == tabulation_solver(L).solve().path_edges);
+        CHECK(o1->path_edges == tabulation_solver(L).solve().value().path_edges);
         CHECK(d.log.upload_many_calls == 1);
         CHECK(cache.stats().hits == 1);
         CHECK(cache.stats().misses == 1);
@@ -616,7 +616,7 @@ TEST_CASE("scratch dispatcher: a shared resident graph is uploaded once for seve
 TEST_CASE("scratch dispatcher: solver misuse gives error results", "[ifds][dispatch][errors]") {
     auto pb = load_data("recursion.ifds");
     const auto L = make_layout(pb);
-    const auto expect = tabulation_solver(L).solve();
+    const auto expect = tabulation_solver(L).solve().value();
     scratch_dispatch d;
     auto solver = resident_solver<scratch_dispatch>::create(d, L);
     REQUIRE(solver.has_value());
@@ -684,7 +684,7 @@ TEST_CASE("scratch dispatcher: failed allocations are errors and leak nothing", 
     o.max_nodes = 8;
     auto pb = weir::test::random_problem(4242, o);
     const auto L = make_layout(pb);
-    const auto expect = tabulation_solver(L).solve();
+    const auto expect = tabulation_solver(L).solve().value();
     resident_options opt;
     opt.initial_frontier = 16;  // growth allocates during the solve too
     std::uint64_t total_allocs = 0;

@@ -37,7 +37,7 @@ template <class B>
 solution check_parity(B& backend, const problem& pb, std::uint64_t seed = 0) {
     INFO("problem seed " << seed);
     auto L = make_layout(pb);
-    auto expect = tabulation_solver(L).solve();
+    auto expect = tabulation_solver(L).solve().value();
     weir::vyre_resident_ifds<B> d(backend);
     // Every way of running a round: IR kernels, per-edge ops, row ops.
     for (auto mode : all_modes) {
@@ -437,7 +437,7 @@ TEMPLATE_LIST_TEST_CASE("resident graph cache: hits, LRU eviction under a byte b
     // The solver still holds the evicted graph, whose resources stay valid.
     auto out = solver.solve();
     REQUIRE(out.has_value());
-    CHECK(out->path_edges == tabulation_solver(layouts[0]).solve().path_edges);
+    CHECK(out->path_edges == tabulation_solver(layouts[0]).solve().value().path_edges);
     // Asking again is a miss and uploads it anew.
     auto misses = cache.stats().misses;
     (void)cache.get(d, layouts[0]).value();

@@ -21,7 +21,7 @@ namespace {
 solution tab_solve(const problem& pb) {
     const layout L = make_layout(pb);
     const tabulation_solver ts(L);
-    return extract_solution(L, ts.solve().path_edges);
+    return extract_solution(L, ts.solve().value().path_edges);
 }
 
 /// Solves with the tabulation, checks against brute force, returns the text.
@@ -255,7 +255,7 @@ TEST_CASE("tabulation: explicit seeds, statistics and bad seeds", "[ifds][tabula
     const problem pb = weir::test::random_problem(42, {});
     const layout L = make_layout(pb);
     const tabulation_solver ts(L);
-    const auto out = ts.solve();
+    const auto out = ts.solve().value();
     std::uint64_t bits = 0;
     for (auto w : out.path_edges) bits += static_cast<std::uint64_t>(std::popcount(w));
     CHECK(out.stats.path_edges == bits);

@@ -40,7 +40,7 @@ TEST_CASE("witness: every holding fact has a valid path, the others none", "[ifd
         const solution truth = weir::test::brute_force_solve(pb);
         const layout L = make_layout(pb);
         const witness_builder wb(L);
-        REQUIRE(wb.path_edges() == tabulation_solver(L).solve().path_edges);
+        REQUIRE(wb.path_edges() == tabulation_solver(L).solve().value().path_edges);
         for (node_id n = 0; n < pb.nodes.size(); ++n)
             for (fact_id f = 0; f < pb.fact_count(); ++f) {
                 INFO("seed " << seed << " node " << pb.nodes[n].name << " fact " << pb.fact_name(f));

@@ -77,7 +77,9 @@ public:
         }
         auto shape = detail::launch_shape(cp.source, bound, c);
         if (!shape) return make_unexpected(shape.error());
-        const auto [wg, grid] = *shape;
+        // (named copies, not a structured binding: clang 14 cannot capture those)
+        const auto wg = shape->first;
+        const auto grid = shape->second;
         const std::uint64_t n = std::uint64_t(grid[0]) * grid[1] * grid[2];
         if (nt <= 1 || n <= 1) {
             detail::executor ex(cp, bound, wg, grid, c.step_budget);

@@ -49,6 +49,11 @@ struct resident_options {
     std::uint32_t initial_frontier = 4096;
     /// Workgroups per round at most (rounds use a grid-stride loop).
     std::uint32_t max_workgroups = 65535;
+    /// Bytes the solver may hold, resident and host together: the graph's
+    /// tables, the path-edge bitset, the frontiers (as they grow) and the
+    /// downloaded result. 0: no limit. Past it, `create` or a solve fails with
+    /// `out_of_memory`, frees what it took and presents no partial result.
+    std::uint64_t memory_budget = 0;
     /// Called after each round with (round, frontier size, path edges so far); may be empty.
     std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)> on_round;
 };
@@ -108,6 +113,7 @@ public:
             cap_a_ = o.cap_a_, cap_b_ = o.cap_b_;
             have_pe_ = o.have_pe_, have_a_ = o.have_a_, have_b_ = o.have_b_, have_c_ = o.have_c_;
             upload_seconds_ = o.upload_seconds_;
+            held_ = o.held_;
             programs_ = std::move(o.programs_);
             entry_words_ = o.entry_words_;
             owns_ = o.owns_;
@@ -186,26 +192,67 @@ public:
 
 private:
 
+    /// The solver's own footprint: what `memory_budget` limits.
+    std::uint64_t frontier_bytes(std::uint64_t entries) const { return entries * entry_words_ * 4; }
+
+    /// Fails with `out_of_memory` when holding `more` bytes on top of what the
+    /// solver holds would pass the budget (nothing is allocated here).
+    result<void> fits(std::uint64_t more, const char* what) const {
+        if (opt_.memory_budget == 0 || held_ + more <= opt_.memory_budget) return {};
+        return vyre::fail(vyre::error_code::out_of_memory,
+                          std::string("resident_solver: ") + what + " needs " + std::to_string(more) + " bytes on top of " +
+                              std::to_string(held_) + " held, past the memory budget of " +
+                              std::to_string(opt_.memory_budget),
+                          "raise resident_options::memory_budget, or split the problem or its seeds");
+    }
+
+    /// Allocates `n` bytes into `r` within the budget.
+    result<void> take(resource& r, bool& have, std::uint64_t n, const char* what) {
+        VYRE_TRY(fits(n, what));
+        auto a = d_->allocate(n);
+        if (!a) return vyre::make_unexpected(a.error());
+        r = *a;
+        have = true;
+        held_ += n;
+        return {};
+    }
+
     result<void> allocate_scratch() {
         owns_ = true;
-        auto words = std::max<std::uint32_t>(L_->pe_words, 1);
-        auto pe = d_->allocate(std::uint64_t(words) * 4);
-        if (!pe) return vyre::make_unexpected(pe.error());
-        pe_ = *pe;
-        have_pe_ = true;
+        held_ = graph_->bytes();
+        VYRE_TRY(fits(0, "the resident graph"));
+        const std::uint64_t words = std::max<std::uint32_t>(L_->pe_words, 1);
+        // The downloaded bitset of a solve is budgeted from the start, so a solve cannot fail on it.
+        VYRE_TRY(fits(words * 4, "the result's host bitset"));
+        held_ += words * 4;
         cap_a_ = cap_b_ = std::max<std::uint32_t>(opt_.initial_frontier, 16);
-        auto a = d_->allocate(std::uint64_t(cap_a_) * entry_words_ * 4);
-        if (!a) return vyre::make_unexpected(a.error());
-        fa_ = *a;
-        have_a_ = true;
-        auto b = d_->allocate(std::uint64_t(cap_b_) * entry_words_ * 4);
-        if (!b) return vyre::make_unexpected(b.error());
-        fb_ = *b;
-        have_b_ = true;
-        auto c = d_->allocate(16);
-        if (!c) return vyre::make_unexpected(c.error());
-        counters_ = *c;
-        have_c_ = true;
+        VYRE_TRY(take(pe_, have_pe_, words * 4, "the path-edge bitset"));
+        VYRE_TRY(take(fa_, have_a_, frontier_bytes(cap_a_), "frontier A"));
+        VYRE_TRY(take(fb_, have_b_, frontier_bytes(cap_b_), "frontier B"));
+        VYRE_TRY(take(counters_, have_c_, 16, "the round counters"));
+        return {};
+    }
+
+    /// Replaces frontier `f` (capacity `cap`) by a new one of `want` entries;
+    /// with `keep`, copies the old entries over first. On error `f` is unchanged.
+    result<void> grow(resource& f, std::uint32_t& cap, std::uint64_t want, bool keep) {
+        VYRE_TRY(fits(frontier_bytes(want), "a larger frontier"));
+        auto nb = d_->allocate(frontier_bytes(want));
+        if (!nb) return vyre::make_unexpected(nb.error());
+        if (keep) {
+            std::vector<resource> cp{f, *nb};
+            auto r = d_->dispatch_resident(programs_->copy, std::span<const resource>(cp),
+                                           std::array<std::uint32_t, 3>{1, 1, 1});
+            if (!r) {
+                (void)d_->free(*nb);
+                return r;
+            }
+        }
+        (void)d_->free(f);
+        held_ += frontier_bytes(want);
+        held_ -= frontier_bytes(cap);
+        f = *nb;
+        cap = static_cast<std::uint32_t>(want);
         return {};
     }
 
@@ -259,15 +306,8 @@ private:
             if (want > 0x7fffffffull)
                 return vyre::fail(vyre::error_code::out_of_memory, "resident_solver: frontier of " + std::to_string(n_out) +
                                   " path edges exceeds the 2^31 entry limit", "split the problem or its seeds");
-            auto nb = d_->allocate(want * entry_words_ * 4);
-            if (!nb) return vyre::make_unexpected(nb.error());
-            std::vector<resource> cp{fb_, *nb};
-            VYRE_TRY(d_->dispatch_resident(programs_->copy, std::span<const resource>(cp),
-                                           std::array<std::uint32_t, 3>{1, 1, 1}));
-            (void)d_->free(fb_);
-            fb_ = *nb;
             already = cap_b_;
-            cap_b_ = static_cast<std::uint32_t>(want);
+            VYRE_TRY(grow(fb_, cap_b_, want, true));
         }
     }
 
@@ -281,13 +321,7 @@ private:
                                        std::array<std::uint32_t, 3>{1, 1, 1}));
         // seeds into frontier A
         auto n_seeds = static_cast<std::uint32_t>(seed_node.size());
-        if (n_seeds > cap_a_) {
-            auto na = d_->allocate(std::uint64_t(n_seeds) * entry_words_ * 4);
-            if (!na) return vyre::make_unexpected(na.error());
-            (void)d_->free(fa_);
-            fa_ = *na;
-            cap_a_ = n_seeds;
-        }
+        if (n_seeds > cap_a_) VYRE_TRY(grow(fa_, cap_a_, n_seeds, false));
         if (n_seeds) {
             std::vector<std::uint32_t> entries(std::size_t(entry_words_) * n_seeds);
             for (std::uint32_t i = 0; i < n_seeds; ++i) {
@@ -360,6 +394,7 @@ private:
     bool have_pe_ = false, have_a_ = false, have_b_ = false, have_c_ = false, owns_ = false;
     std::uint32_t cap_a_ = 0, cap_b_ = 0;
     double upload_seconds_ = 0;
+    std::uint64_t held_ = 0;  ///< bytes counted against `memory_budget`
     std::shared_ptr<kernels> programs_;
     std::uint32_t entry_words_ = 2;  ///< u32 words per frontier entry (2: one edge, 4: a row chunk)
 };

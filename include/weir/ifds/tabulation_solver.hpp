@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -17,6 +18,21 @@
 #include <weir/ifds/stats.hpp>
 
 namespace weir::ifds {
+
+/// Thrown inside the tabulation engine when its tables would grow past the
+/// memory budget; the solvers turn it into an `out_of_memory` error.
+struct memory_budget_exceeded {
+    std::uint64_t needed = 0;  ///< bytes the engine would hold
+    std::uint64_t budget = 0;  ///< the budget
+};
+
+/// Options of the tabulation solver.
+struct tabulation_options {
+    /// Bytes the solver's own tables (path-edge bitset, worklist, incoming
+    /// calls, end summaries) may hold; 0: no limit. Past it a solve fails
+    /// with `out_of_memory` and returns nothing.
+    std::uint64_t memory_budget = 0;
+};
 
 namespace detail {
 
@@ -41,8 +57,12 @@ struct pe_record {
 template <bool Record>
 class tabulation_engine {
 public:
-    /// Prepares empty tables for layout `L` (which must outlive the engine).
-    explicit tabulation_engine(const layout& L) : L_(L) {}
+    /// Prepares empty tables for layout `L` (which must outlive the engine);
+    /// `memory_budget` bytes at most for them (0: no limit).
+    explicit tabulation_engine(const layout& L, std::uint64_t memory_budget = 0) : L_(L), budget_(memory_budget) {}
+
+    /// Bytes the engine's tables held at their largest during the last `run`.
+    std::uint64_t bytes_held() const { return held_; }
 
     /// Path-edge bitset (`pe_words` words) after `run`.
     std::vector<std::uint32_t> pe;
@@ -71,8 +91,11 @@ public:
         }
         const auto t0 = std::chrono::steady_clock::now();
         stats = solve_stats{};
-        pe.assign(L.pe_words, 0);
         const std::uint32_t nctx = L.proc_fact_off[L.num_procs];
+        held_ = 0;
+        charge(std::uint64_t(L.pe_words) * 4 + std::uint64_t(nctx) * (sizeof(inc_[0]) + sizeof(es_[0])) +
+               std::max<std::size_t>(wl_.size(), 1024) * 4 + (Record ? std::uint64_t(nctx) * 4 : 0));
+        pe.assign(L.pe_words, 0);
         inc_.assign(nctx, {});
         es_.assign(nctx, {});
         std::size_t top = 0;  // worklist stack: wl_[0, top)
@@ -112,10 +135,13 @@ public:
             if (w & m) return false;
             w |= m;
             ++path_edges;
-            if (top + 3 > wl_.size()) wl_.resize(wl_.size() * 2);
+            if (top + 3 > wl_.size()) {
+                charge(wl_.size() * 4);
+                wl_.resize(wl_.size() * 2);
+            }
             if constexpr (Record) {
                 wl_[top++] = static_cast<std::uint32_t>(records.size());
-                records.push_back(pe_record{n, c, d, kind, pred, pred2, ce});
+                push(records, pe_record{n, c, d, kind, pred, pred2, ce});
             } else {
                 (void)kind, (void)pred, (void)pred2, (void)ce;
                 wl_[top] = n;
@@ -159,9 +185,9 @@ public:
                     const std::uint32_t q = ce_callee[ce];
                     const std::uint32_t ctx = proc_fact_off[q] + d3;
                     if constexpr (Record)
-                        inc_[ctx].push_back({ce, c, d, rid});
+                        push(inc_[ctx], inc_entry{ce, c, d, rid});
                     else
-                        inc_[ctx].push_back({ce, c, d});
+                        push(inc_[ctx], inc_entry{ce, c, d});
                     const std::uint32_t s = proc_start[q];
                     if (prop(s, d3, d3, node_fc[s], pe_origin::call, rid, ~0u, ce)) {
                         ++contexts;
@@ -182,9 +208,9 @@ public:
             if (kind & kind_exit) {
                 const std::uint32_t ctx = proc_fact_off[node_proc[n]] + c;
                 if constexpr (Record)
-                    es_[ctx].push_back({d, rid});
+                    push(es_[ctx], es_entry{d, rid});
                 else
-                    es_[ctx].push_back({d});
+                    push(es_[ctx], es_entry{d});
                 for (std::size_t x = 0; x < inc_[ctx].size(); ++x) {
                     const inc_entry ie = inc_[ctx][x];
                     const std::uint32_t rr = ret_row[ie.ce] + d;
@@ -205,6 +231,18 @@ public:
     }
 
 private:
+    /// Counts `bytes` more held; past the budget, throws `memory_budget_exceeded`.
+    void charge(std::uint64_t bytes) {
+        held_ += bytes;
+        if (budget_ != 0 && held_ > budget_) throw memory_budget_exceeded{held_, budget_};
+    }
+    /// `v.push_back(x)`, charging the capacity it grows by.
+    template <class V, class T>
+    void push(V& v, const T& x) {
+        if (v.size() == v.capacity()) charge(std::max<std::size_t>(v.capacity(), 1) * sizeof(T));
+        v.push_back(x);
+    }
+
     /// Distinct (call edge, caller fact d, return-site fact d5) summaries used:
     /// for each context's distinct incoming (ce, d) and each of its end
     /// summaries d4, the facts ret(ce, d4). Counted after the fixed point so
@@ -259,6 +297,7 @@ private:
     using inc_entry = std::conditional_t<Record, inc_rec, inc_plain>;
     using es_entry = std::conditional_t<Record, es_rec, es_plain>;
     const layout& L_;
+    std::uint64_t budget_ = 0, held_ = 0;
     std::vector<std::uint32_t> wl_;
     std::vector<std::vector<inc_entry>> inc_;  // per callee context: (call edge, caller context, caller fact)
     std::vector<std::vector<es_entry>> es_;    // per context: exit facts (end summaries)
@@ -272,7 +311,7 @@ private:
 class tabulation_solver {
 public:
     /// A solver over layout `L` (kept by reference).
-    explicit tabulation_solver(const layout& L) : L_(&L) {}
+    explicit tabulation_solver(const layout& L, tabulation_options opt = {}) : L_(&L), opt_(opt) {}
 
     /// What a solve returns: the path-edge bitset (`pe_words` words) and
     /// statistics (path_edges, summary_edges, contexts, seconds_solve).
@@ -281,25 +320,37 @@ public:
         solve_stats stats;                      ///< what the solve did
     };
 
-    /// Solves from the layout's seeds.
-    output solve() const {
-        detail::tabulation_engine<false> eng(*L_);
-        eng.run(L_->seed_node, L_->seed_fact);
-        return output{std::move(eng.pe), eng.stats};
-    }
+    /// Solves from the layout's seeds. Fails only with `out_of_memory`: past
+    /// the memory budget, or when the host has no memory left.
+    vyre::result<output> solve() const { return run(L_->seed_node, L_->seed_fact); }
 
     /// Solves from the given seeds: start nodes and local fact indices of
     /// their procedures. A bad seed is an `invalid_argument` error.
     vyre::result<output> solve(std::span<const std::uint32_t> seed_node,
                                std::span<const std::uint32_t> seed_fact_local) const {
         VYRE_TRY(check_seeds(*L_, seed_node, seed_fact_local, "tabulation_solver"));
-        detail::tabulation_engine<false> eng(*L_);
-        eng.run(seed_node, seed_fact_local);
-        return output{std::move(eng.pe), eng.stats};
+        return run(seed_node, seed_fact_local);
     }
 
 private:
+    vyre::result<output> run(std::span<const std::uint32_t> seed_node, std::span<const std::uint32_t> seed_fact) const {
+        try {
+            detail::tabulation_engine<false> eng(*L_, opt_.memory_budget);
+            eng.run(seed_node, seed_fact);
+            return output{std::move(eng.pe), eng.stats};
+        } catch (const memory_budget_exceeded& e) {
+            return vyre::fail(vyre::error_code::out_of_memory,
+                              "tabulation_solver: the solve needs more than " + std::to_string(e.needed) +
+                                  " bytes, past its memory budget of " + std::to_string(e.budget),
+                              "raise tabulation_options::memory_budget or solve fewer seeds");
+        } catch (const std::bad_alloc&) {
+            return vyre::fail(vyre::error_code::out_of_memory, "tabulation_solver: the host ran out of memory",
+                              "set tabulation_options::memory_budget below the free memory, or solve fewer seeds");
+        }
+    }
+
     const layout* L_;
+    tabulation_options opt_;
 };
 
 } // namespace weir::ifds

@@ -33,8 +33,28 @@ using witness_path = std::vector<std::pair<node_id, fact_id>>;
 /// The layout must outlive the builder.
 class witness_builder {
 public:
-    /// Runs the recording tabulation from the layout's seeds.
-    explicit witness_builder(const layout& L) : L_(&L), eng_(L) {
+    /// Runs the recording tabulation from the layout's seeds (no memory
+    /// budget; throws `std::bad_alloc` when the host runs out).
+    explicit witness_builder(const layout& L) : witness_builder(L, 0) {}
+
+    /// Runs the recording tabulation within `opt.memory_budget` bytes (its
+    /// records count too); past it, or out of host memory, an `out_of_memory` error.
+    static vyre::result<witness_builder> create(const layout& L, tabulation_options opt = {}) {
+        try {
+            return witness_builder(L, opt.memory_budget);
+        } catch (const memory_budget_exceeded& e) {
+            return vyre::fail(vyre::error_code::out_of_memory,
+                              "witness_builder: recording the solve needs more than " + std::to_string(e.needed) +
+                                  " bytes, past its memory budget of " + std::to_string(e.budget),
+                              "raise tabulation_options::memory_budget");
+        } catch (const std::bad_alloc&) {
+            return vyre::fail(vyre::error_code::out_of_memory, "witness_builder: the host ran out of memory",
+                              "set tabulation_options::memory_budget below the free memory");
+        }
+    }
+
+private:
+    witness_builder(const layout& L, std::uint64_t memory_budget) : L_(&L), eng_(L, memory_budget) {
         eng_.run(L.seed_node, L.seed_fact);
         // Index: path-edge bit -> record id, sorted by bit.
         const auto& rec = eng_.records;
@@ -43,6 +63,7 @@ public:
         std::sort(index_.begin(), index_.end());
     }
 
+public:
     /// The statistics of the recording tabulation.
     const solve_stats& stats() const { return eng_.stats; }
     /// The path-edge bitset of the recording tabulation (same as the solver's).

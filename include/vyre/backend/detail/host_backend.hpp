@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,6 +35,7 @@ public:
         l.max_invocations_per_workgroup = 1 << 20;
         l.subgroup_size = 1;
         l.max_storage_buffer_bytes = 1ull << 40;
+        l.max_workgroup_bytes = 16ull << 20;
         return l;
     }
 
@@ -48,12 +51,12 @@ public:
     /// Runs `p` over borrowed inputs; returns the read_write and output buffers.
     result<std::vector<bytes>> dispatch(const ir::program& p, std::span<const bytes_view> inputs,
                                         const dispatch_config& c = {}) {
-        auto cp = cache_.get(p);
+        auto cp = prepared(p, "dispatch");
         if (!cp) return make_unexpected(cp.error());
         std::vector<bytes> storage;
         auto bound = detail::bind_host_inputs(p, inputs, storage);
         if (!bound) return make_unexpected(bound.error());
-        VYRE_TRY(self().execute(**cp, *bound, c));
+        VYRE_TRY(run(**cp, *bound, c));
         mem_.metrics.dispatches++;
         std::vector<bytes> out;
         for (std::size_t i = 0; i < p.buffers.size(); ++i)
@@ -63,7 +66,7 @@ public:
 
     /// Validates and compiles ahead of time.
     result<void> prepare(const ir::program& p) {
-        auto cp = cache_.get(p);
+        auto cp = prepared(p, nullptr);
         if (!cp) return make_unexpected(cp.error());
         return {};
     }
@@ -75,8 +78,20 @@ public:
     /// Frees a resource of this instance.
     result<void> free(const resource& r) { return mem_.free(r); }
 
+    /// Caps the bytes held in resident allocations (0, the default: no cap).
+    /// An allocation past it fails with `out_of_memory` and changes nothing.
+    void set_resident_budget(std::uint64_t bytes) { mem_.set_budget(bytes); }
+    /// The resident byte budget (0: none).
+    std::uint64_t resident_budget() const { return mem_.budget(); }
+    /// Bytes held in live resident allocations.
+    std::uint64_t resident_bytes() const { return mem_.metrics.live_bytes.load(); }
+
+    /// Test-only fault injection (see `vyre::testing::faults`).
+    testing::fault_injector& fault_injection() { return mem_.faults; }
+
     /// Uploads the whole resource (`d` must be exactly its size).
     result<void> upload(const resource& r, bytes_view d) {
+        VYRE_TRY(upload_fault("upload"));
         auto m = mem_.get(r, "upload");
         if (!m) return make_unexpected(m.error());
         if ((*m)->size() != d.size())
@@ -91,6 +106,7 @@ public:
     }
     /// Uploads `d` at byte `offset`.
     result<void> upload_at(const resource& r, std::uint64_t offset, bytes_view d) {
+        VYRE_TRY(upload_fault("upload_at"));
         auto m = mem_.get_range(r, offset, d.size(), "upload_at");
         if (!m) return make_unexpected(m.error());
         std::copy(d.begin(), d.end(), (*m)->begin() + static_cast<std::ptrdiff_t>(offset));
@@ -101,6 +117,7 @@ public:
     /// Uploads many resources as one staging operation: all are checked first,
     /// and nothing is written unless every upload is valid.
     result<void> upload_many(std::span<const upload_op<resource>> ops) {
+        VYRE_TRY(upload_fault("upload_many"));
         std::vector<std::shared_ptr<std::vector<std::uint8_t>>> dst;
         dst.reserve(ops.size());
         std::uint64_t total = 0;
@@ -165,7 +182,7 @@ public:
     /// Runs `p` over resident resources: one per non-workgroup buffer, in
     /// declaration order. Nothing is zeroed: each buffer is the resource's memory.
     result<void> dispatch_resident(const ir::program& p, std::span<const resource> rs, const dispatch_config& c = {}) {
-        auto cp = cache_.get(p);
+        auto cp = prepared(p, "dispatch_resident");
         if (!cp) return make_unexpected(cp.error());
         std::vector<std::shared_ptr<std::vector<std::uint8_t>>> keep;
         std::vector<detail::bound_buffer> bound(p.buffers.size());
@@ -200,7 +217,7 @@ public:
             bound[i] = {(*m)->data(), size / es, d.type};
             keep.push_back(*m);
         }
-        VYRE_TRY(self().execute(**cp, bound, c));
+        VYRE_TRY(run(**cp, bound, c));
         mem_.metrics.resident_dispatches++;
         return {};
     }
@@ -219,6 +236,34 @@ public:
 
 protected:
     Self& self() { return static_cast<Self&>(*this); }
+
+    /// The validated, compiled program, checked against the limits; with
+    /// `what` (a dispatch) also the injected dispatch fault.
+    result<std::shared_ptr<const compiled_program>> prepared(const ir::program& p, const char* what) {
+        if (what && mem_.faults.strike(testing::fault_site::dispatch))
+            return make_unexpected(testing::fault_injector::error(testing::fault_site::dispatch, what));
+        auto cp = cache_.get(p);
+        if (!cp) return cp;
+        VYRE_TRY(check_declared_sizes(p, limits()));
+        return cp;
+    }
+
+    /// The injected upload fault, if one strikes now.
+    result<void> upload_fault(const char* what) {
+        if (mem_.faults.strike(testing::fault_site::upload))
+            return make_unexpected(testing::fault_injector::error(testing::fault_site::upload, what));
+        return {};
+    }
+
+    /// Runs a compiled program; running out of host memory midway is an error, not an exception.
+    result<void> run(const compiled_program& cp, std::span<const bound_buffer> bound, const dispatch_config& c) {
+        try {
+            return self().execute(cp, bound, c);
+        } catch (const std::bad_alloc&) {
+            return fail(error_code::out_of_memory, "program '" + cp.source.name + "': host memory ran out while it ran",
+                        "dispatch a smaller grid or free memory");
+        }
+    }
 
     host_memory mem_;
     program_cache cache_;

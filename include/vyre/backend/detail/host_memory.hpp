@@ -17,6 +17,7 @@
 #include <vyre/core/result.hpp>
 #include <vyre/ir/hash.hpp>
 #include <vyre/ir/validate.hpp>
+#include <vyre/testing/fault_injector.hpp>
 
 namespace vyre::detail {
 
@@ -52,9 +53,28 @@ class host_memory {
 public:
     host_memory() : owner_(next_instance_id()) {}
 
-    /// Allocates exactly `n` zeroed bytes.
+    /// Allocates exactly `n` zeroed bytes. Past the resident budget, or when
+    /// the host has no memory, fails with `out_of_memory` and changes nothing.
     result<host_resource> allocate(std::uint64_t n) {
+        if (faults.strike(testing::fault_site::allocate))
+            return make_unexpected(testing::fault_injector::error(testing::fault_site::allocate, "allocate"));
         std::lock_guard lk(mu_);
+        const std::uint64_t live = metrics.live_bytes.load();
+        if (budget_ != 0 && (n > budget_ || live > budget_ - n))
+            return fail(error_code::out_of_memory,
+                        "allocate: " + std::to_string(n) + " bytes would bring this backend's resident memory to " +
+                            std::to_string(live + n) + " bytes, past its budget of " + std::to_string(budget_),
+                        "free resources, allocate less, or raise set_resident_budget()");
+        std::shared_ptr<std::vector<std::uint8_t>> data;
+        try {
+            data = std::make_shared<std::vector<std::uint8_t>>(n, 0);
+        } catch (const std::bad_alloc&) {
+            return fail(error_code::out_of_memory, "allocate: " + std::to_string(n) + " bytes of host memory not available",
+                        "free resources or allocate less");
+        } catch (const std::length_error&) {
+            return fail(error_code::out_of_memory, "allocate: " + std::to_string(n) + " bytes exceed what one host allocation can hold",
+                        "allocate less");
+        }
         std::uint32_t slot;
         if (!free_slots_.empty()) {
             slot = free_slots_.back();
@@ -64,17 +84,23 @@ public:
             slots_.emplace_back();
         }
         auto& s = slots_[slot];
-        try {
-            s.data = std::make_shared<std::vector<std::uint8_t>>(n, 0);
-        } catch (const std::bad_alloc&) {
-            free_slots_.push_back(slot);
-            return fail(error_code::out_of_memory, "allocate: " + std::to_string(n) + " bytes of host memory not available",
-                        "free resources or allocate less");
-        }
+        s.data = std::move(data);
         s.live = true;
         metrics.allocations++;
         metrics.live_bytes += n;
         return host_resource{owner_, slot, s.generation};
+    }
+
+    /// Sets the resident byte budget (0: unlimited). Live allocations are kept
+    /// even when they already exceed a lowered budget; new ones must fit.
+    void set_budget(std::uint64_t bytes) {
+        std::lock_guard lk(mu_);
+        budget_ = bytes;
+    }
+    /// The resident byte budget (0: unlimited).
+    std::uint64_t budget() const {
+        std::lock_guard lk(mu_);
+        return budget_;
     }
 
     /// Frees `r`; a foreign or already freed handle is an error.
@@ -114,6 +140,8 @@ public:
 
     /// Counters of this instance.
     host_metrics metrics;
+    /// Test-only fault injection (disarmed by default).
+    testing::fault_injector faults;
 
 private:
     struct slot_t {
@@ -136,6 +164,7 @@ private:
     mutable std::mutex mu_;
     std::vector<slot_t> slots_;
     std::vector<std::uint32_t> free_slots_;
+    std::uint64_t budget_ = 0;
 };
 
 /// Validated and compiled programs keyed by structural hash (equality checked).
@@ -179,6 +208,26 @@ private:
     std::unordered_map<std::uint64_t, std::shared_ptr<const compiled_program>> map_;
     std::uint64_t hits_ = 0, misses_ = 0;
 };
+
+/// Checks every declared buffer against the limits: a fixed-size buffer
+/// within `max_storage_buffer_bytes`, the workgroup buffers together within
+/// `max_workgroup_bytes` (so no dispatch tries an allocation it cannot make).
+inline result<void> check_declared_sizes(const ir::program& p, const device_limits& l) {
+    std::uint64_t wg_bytes = 0;
+    for (const auto& d : p.buffers) {
+        const std::uint64_t es = ir::size_of(d.type);
+        const bool local = d.acc == ir::access::workgroup;
+        const std::uint64_t cap = local ? l.max_workgroup_bytes : l.max_storage_buffer_bytes;
+        if (d.count > cap / es || (local && wg_bytes + d.count * es > cap))
+            return fail(error_code::invalid_argument,
+                        "program '" + p.name + "': buffer '" + d.name + "' of " + std::to_string(d.count) + " " +
+                            std::string(ir::name_of(d.type)) + " elements exceeds the backend's " +
+                            (local ? "workgroup memory of " : "storage buffer limit of ") + std::to_string(cap) + " bytes",
+                        "declare a smaller COUNT (see the backend's limits())");
+        if (local) wg_bytes += d.count * es;
+    }
+    return {};
+}
 
 /// Checks the workgroup size and grid against the limits and picks the grid.
 inline result<std::pair<std::array<std::uint32_t, 3>, std::array<std::uint32_t, 3>>> launch_shape(
@@ -229,7 +278,14 @@ inline result<std::vector<bound_buffer>> bind_host_inputs(const ir::program& p, 
             storage[i].assign(in.begin(), in.end());
             out[i] = {storage[i].data(), in.size() / es, d.type};
         } else if (d.acc == ir::access::output) {
-            storage[i].assign(d.count * es, 0);
+            try {
+                storage[i].assign(d.count * es, 0);
+            } catch (const std::exception&) {  // bad_alloc, length_error
+                return fail(error_code::out_of_memory,
+                            "output buffer '" + d.name + "' of program '" + p.name + "' needs " +
+                                std::to_string(std::uint64_t(d.count) * es) + " bytes of host memory, which are not available",
+                            "declare a smaller COUNT");
+            }
             out[i] = {storage[i].data(), d.count, d.type};
         } else {
             out[i] = {nullptr, d.count, d.type};
