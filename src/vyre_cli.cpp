@@ -1,6 +1,7 @@
 // `vyre`: run, check and format vyre IR programs (spec: vyre-ir.md, "CLI").
 //
 //   vyre run PROGRAM.vyre [--backend ID] [--grid X,Y,Z] [--input NAME=FILE | --input NAME=v1,v2,...]...
+//                         [--step-budget N]
 //   vyre check PROGRAM.vyre       validate; diagnostics on stderr
 //   vyre fmt PROGRAM.vyre         print the canonical text form
 //   vyre backends                 list the enabled backends and their profiles
@@ -28,10 +29,14 @@ using ir::scalar_type;
 
 constexpr int exit_dispatch = 1;
 constexpr int exit_invalid = 2;
+/// Statement executions a `vyre run` dispatch may take unless --step-budget says otherwise
+/// (seconds of interpretation: enough for real programs, a stop for endless loops).
+constexpr std::uint64_t default_step_budget = 1'000'000'000;
 
 int usage(const std::string& why) {
     if (!why.empty()) std::cerr << "vyre: " << why << "\n";
     std::cerr << "usage: vyre run PROGRAM.vyre [--backend ID] [--grid X,Y,Z] [--input NAME=FILE | --input NAME=v1,v2,...]...\n"
+                 "                             [--step-budget N]   (default 1000000000 statements; 0: no limit)\n"
                  "       vyre check PROGRAM.vyre\n"
                  "       vyre fmt PROGRAM.vyre\n"
                  "       vyre backends\n";
@@ -173,6 +178,7 @@ int cmd_backends() {
 int cmd_run(int argc, char** argv) {
     std::string path, backend_id = "cpu-ref";
     dispatch_config cfg;
+    cfg.step_budget = default_step_budget;
     std::vector<std::pair<std::string, std::string>> inputs;
     for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
@@ -204,6 +210,13 @@ int cmd_run(int argc, char** argv) {
             }
             if (!ok || k == 0) return usage("--grid expects up to three u32 values X,Y,Z, got '" + *v + "'");
             cfg.grid = g;
+        } else if (a == "--step-budget") {
+            auto v = next("--step-budget");
+            std::uint64_t n = 0;
+            auto r = v ? std::from_chars(v->data(), v->data() + v->size(), n) : std::from_chars_result{};
+            if (!v || v->empty() || r.ec != std::errc() || r.ptr != v->data() + v->size())
+                return usage("--step-budget needs a count of statements (0: no limit)");
+            cfg.step_budget = n;
         } else if (a == "--input") {
             auto v = next("--input");
             if (!v) return usage("--input needs NAME=FILE or NAME=v1,v2,...");

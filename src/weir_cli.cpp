@@ -1,17 +1,20 @@
 // `weir`: solve IFDS problems written in the `.ifds` format (spec: ifds-format.md).
 //
 //   weir solve FILE [--backend tabulation|cpu-ref|cpu|cuda] [--witness NODE:FACT]...
-//                   [--format text|json] [--stats]
+//                   [--format text|json] [--stats] [--memory-budget SIZE]
 //
 // stdout: the result (or the witness paths), exactly as the spec says; nothing else.
 // stderr: errors, --stats, and a progress line for long solves when it is a terminal.
-// Exit status: 0 success, 1 a requested witness does not hold, 2 bad input or usage.
+// Exit status: 0 success, 1 a requested witness does not hold, 2 bad input or usage,
+// 3 the solve needs more memory than --memory-budget (or the machine) allows.
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,11 +27,13 @@ using namespace weir::ifds;
 
 constexpr int exit_no_path = 1;
 constexpr int exit_invalid = 2;
+constexpr int exit_memory = 3;
 
 int usage(const std::string& why) {
     if (!why.empty()) std::cerr << "weir: " << why << "\n";
     std::cerr << "usage: weir solve FILE [--backend tabulation|cpu-ref|cpu|cuda] [--witness NODE:FACT]...\n"
-                 "                  [--format text|json] [--stats]\n";
+                 "                  [--format text|json] [--stats] [--memory-budget SIZE]\n"
+                 "  SIZE: bytes, or with a K, M, G or T suffix (powers of 1024); 0 means no limit\n";
     return exit_invalid;
 }
 
@@ -38,14 +43,44 @@ struct options {
     std::vector<std::string> witnesses;
     std::string format = "text";
     bool stats = false;
+    std::uint64_t memory_budget = 0;  ///< bytes for the solver (0: no limit)
 };
+
+/// Parses `123`, `64K`, `512M`, `2G`, `1T` (powers of 1024) into bytes.
+std::optional<std::uint64_t> parse_size(const std::string& s) {
+    std::size_t i = 0;
+    std::uint64_t v = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+        if (v > (~std::uint64_t{0} - 9) / 10) return std::nullopt;
+        v = v * 10 + static_cast<std::uint64_t>(s[i++] - '0');
+    }
+    if (i == 0) return std::nullopt;
+    unsigned shift = 0;
+    if (i < s.size()) {
+        const std::string unit = s.substr(i);
+        if (unit == "K" || unit == "k") shift = 10;
+        else if (unit == "M" || unit == "m") shift = 20;
+        else if (unit == "G" || unit == "g") shift = 30;
+        else if (unit == "T" || unit == "t") shift = 40;
+        else return std::nullopt;
+    }
+    if (shift && v > (~std::uint64_t{0} >> shift)) return std::nullopt;
+    return v << shift;
+}
+
+/// Prints a solver error; out of memory gets its own exit status.
+int solver_failed(const vyre::backend_error& e) {
+    std::cerr << "weir: " << e.what() << "\n";
+    return e.code() == vyre::error_code::out_of_memory ? exit_memory : exit_invalid;
+}
 
 /// Solves on a resident vyre backend; returns the path-edge bits.
 template <class B>
-vyre::result<std::vector<std::uint32_t>> solve_resident(const layout& L, solve_stats& st) {
+vyre::result<std::vector<std::uint32_t>> solve_resident(const layout& L, std::uint64_t memory_budget, solve_stats& st) {
     B backend;
     weir::vyre_resident_ifds<B> d(backend);
     resident_options opt;
+    opt.memory_budget = memory_budget;
     const bool tty = isatty(2);
     auto last = std::chrono::steady_clock::now();
     if (tty)
@@ -113,7 +148,9 @@ int cmd_solve(const options& o) {
 
     if (!wanted.empty()) {
         // Witnesses come from the host's recording tabulation, whatever the backend.
-        witness_builder wb(L);
+        auto built = witness_builder::create(L, {.memory_budget = o.memory_budget});
+        if (!built) return solver_failed(built.error());
+        const witness_builder& wb = *built;
         if (o.stats) std::cerr << "weir: witnesses from the recording tabulation: " << wb.stats().to_string() << "\n";
         int status = 0;
         bool first = true;
@@ -134,15 +171,14 @@ int cmd_solve(const options& o) {
     solve_stats st;
     std::vector<std::uint32_t> bits;
     if (o.backend == "tabulation") {
-        auto out = tabulation_solver(L).solve().value();
-        st = out.stats;
-        bits = std::move(out.path_edges);
+        auto out = tabulation_solver(L, {.memory_budget = o.memory_budget}).solve();
+        if (!out) return solver_failed(out.error());
+        st = out->stats;
+        bits = std::move(out->path_edges);
     } else {
-        auto r = o.backend == "cpu" ? solve_resident<vyre::cpu>(L, st) : solve_resident<vyre::cpu_ref>(L, st);
-        if (!r) {
-            std::cerr << "weir: " << r.error().what() << "\n";
-            return exit_invalid;
-        }
+        auto r = o.backend == "cpu" ? solve_resident<vyre::cpu>(L, o.memory_budget, st)
+                                    : solve_resident<vyre::cpu_ref>(L, o.memory_budget, st);
+        if (!r) return solver_failed(r.error());
         bits = std::move(*r);
     }
     st.seconds_layout = layout_s;
@@ -186,6 +222,11 @@ int main(int argc, char** argv) {
             o.format = *v;
         } else if (a == "--stats") {
             o.stats = true;
+        } else if (a == "--memory-budget") {
+            auto v = value();
+            auto n = v ? parse_size(*v) : std::nullopt;
+            if (!n) return usage("--memory-budget needs a size such as 1048576, 512M or 2G");
+            o.memory_budget = *n;
         } else if (a.rfind("--", 0) == 0) {
             return usage("unknown option '" + a + "'");
         } else if (o.file.empty()) {
@@ -197,6 +238,9 @@ int main(int argc, char** argv) {
     if (o.file.empty()) return usage("no file given");
     try {
         return cmd_solve(o);
+    } catch (const std::bad_alloc&) {
+        std::cerr << "weir: out of memory (loading or laying out " << o.file << ")\n";
+        return exit_memory;
     } catch (const std::exception& e) {
         std::cerr << "weir: " << e.what() << "\n";
         return exit_invalid;

@@ -72,6 +72,13 @@ expect_fail missing-input 2 "missing --input for buffer 'b'" "$VYRE" run "$tmp/x
 expect_fail unknown-input 2 "no buffer 'zz'" "$VYRE" run "$tmp/xor.vyre" --input zz=1
 expect_fail bad-values 2 "neither a list" "$VYRE" run "$tmp/xor.vyre" --input a=1,x --input b=1
 expect_fail size-mismatch 2 "not a multiple" "$VYRE" run "$tmp/xor.vyre" --input "a=$tmp/broken.vyre" --input b=1
+# An endless program stops at the step budget with status 1 and says so.
+printf '(program spin (workgroup 1 1 1)\n  (buffer out 0 output u32 1)\n  (loop a 0 4294967295 (loop b 0 4294967295 (store out 0 b))))\n' >"$tmp/spin.vyre"
+for be in cpu-ref cpu; do
+  expect_fail "step-budget-$be" 1 "exceeded its step budget of 100000" "$VYRE" run "$tmp/spin.vyre" --backend "$be" --step-budget 100000
+done
+expect_out step-budget-zero-is-none "out: 0 0 1 6 12 34 57 84" "$VYRE" run "$DATA/nested_loops.vyre" --step-budget 0
+expect_fail step-budget-bad 2 "step-budget needs a count" "$VYRE" run "$DATA/nested_loops.vyre" --step-budget many
 expect_fail unknown-backend 2 "no backend called 'nope'" "$VYRE" run "$tmp/xor.vyre" --backend nope --input a=1 --input b=1
 expect_fail no-file 2 "cannot read" "$VYRE" run "$tmp/none.vyre"
 

@@ -191,6 +191,17 @@ expect_fail kill-zero 2 "kill_zero.ifds:3:" "$WEIR" solve "$tmp/kill_zero.ifds"
 # Errors are also reported on the resident backend's path (the loader runs first).
 expect_fail bad-term-cpu-ref 2 "bad_term.ifds:4:" "$WEIR" solve "$tmp/bad_term.ifds" --backend cpu-ref
 
+# ---- --memory-budget: status 3 and nothing on stdout past it; the same result within it ----
+for be in tabulation cpu-ref; do
+  expect_fail "memory-budget-tiny-$be" 3 "memory budget of 16" "$WEIR" solve "$DATA/recursion.ifds" --backend "$be" --memory-budget 16
+  expect_out "memory-budget-enough-$be" "$want_recursion" "$WEIR" solve "$DATA/recursion.ifds" --backend "$be" --memory-budget 64M
+done
+expect_fail memory-budget-witness 3 "memory budget of 16" "$WEIR" solve "$DATA/recursion.ifds" --memory-budget 16 --witness main.e:t
+expect_out memory-budget-zero-is-none "$want_recursion" "$WEIR" solve "$DATA/recursion.ifds" --memory-budget 0
+expect_fail memory-budget-bad 2 "memory-budget needs a size" "$WEIR" solve "$DATA/recursion.ifds" --memory-budget 12X
+expect_fail memory-budget-overflow 2 "memory-budget needs a size" "$WEIR" solve "$DATA/recursion.ifds" --memory-budget 99999999999999999999G
+expect_fail memory-budget-no-value 2 "memory-budget" "$WEIR" solve "$DATA/recursion.ifds" --memory-budget
+
 # ---- missing file, usage ---------------------------------------------------------------
 expect_fail missing-file 2 "none.ifds" "$WEIR" solve "$tmp/none.ifds"
 expect_fail directory 2 "$tmp" "$WEIR" solve "$tmp"

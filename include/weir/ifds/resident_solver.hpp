@@ -80,6 +80,14 @@ public:
     /// Uploads the layout's graph now.
     static result<resident_solver> create(D& d, const layout& L, resident_options opt = {}) {
         auto t0 = clock::now();
+        // Over budget on the graph's own tables already: fail before uploading anything.
+        std::uint64_t graph_bytes = 0;
+        for (const auto* t : detail::graph_tables(L)) graph_bytes += std::max<std::uint64_t>(t->size(), 1) * 4;
+        if (opt.memory_budget != 0 && graph_bytes > opt.memory_budget)
+            return vyre::fail(vyre::error_code::out_of_memory,
+                              "resident_solver: the resident graph needs " + std::to_string(graph_bytes) +
+                                  " bytes, past the memory budget of " + std::to_string(opt.memory_budget),
+                              "raise resident_options::memory_budget, or split the problem");
         auto g = resident_graph<D>::upload(d, L, pick_mode(d, opt.mode, true) == kernel_mode::row_ops);
         if (!g) return vyre::make_unexpected(g.error());
         auto s = create(d, L, std::move(*g), std::move(opt));
