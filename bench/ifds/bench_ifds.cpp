@@ -124,8 +124,9 @@ options parse(int argc, char** argv) {
             else if (m == "ir") resident_mode = kernel_mode::ir_kernels;
             else if (m == "ops") resident_mode = kernel_mode::catalogue_ops;
             else if (m == "rows") resident_mode = kernel_mode::row_ops;
+            else if (m == "solve") resident_mode = kernel_mode::row_solve;
             else {
-                std::fprintf(stderr, "bench_ifds: --mode is automatic, ir, ops or rows\n");
+                std::fprintf(stderr, "bench_ifds: --mode is automatic, ir, ops, rows or solve\n");
                 std::exit(2);
             }
         } else if (a == "--max-resident-edges") {

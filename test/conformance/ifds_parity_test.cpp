@@ -26,9 +26,13 @@ using vyre::test::backend_list;
 
 namespace {
 /// Every way of running a round; each must give the same bits.
-constexpr kernel_mode all_modes[] = {kernel_mode::ir_kernels, kernel_mode::catalogue_ops, kernel_mode::row_ops};
+constexpr kernel_mode all_modes[] = {kernel_mode::ir_kernels, kernel_mode::catalogue_ops, kernel_mode::row_ops,
+                                     kernel_mode::row_solve};
 const char* mode_name(kernel_mode m) {
-    return m == kernel_mode::ir_kernels ? "ir_kernels" : m == kernel_mode::catalogue_ops ? "catalogue_ops" : "row_ops";
+    return m == kernel_mode::ir_kernels      ? "ir_kernels"
+           : m == kernel_mode::catalogue_ops ? "catalogue_ops"
+           : m == kernel_mode::row_ops       ? "row_ops"
+                                             : "row_solve";
 }
 
 /// Solves `pb` on `backend` in every mode, checks each against tabulation (bits
@@ -448,7 +452,7 @@ TEMPLATE_LIST_TEST_CASE("resident graph cache: hits, LRU eviction under a byte b
     // What is live now is exactly the new solver: its graph and its scratch
     // (path edges, two frontiers of the default 4096 entries, counters).
     auto live = b.backend_metric_snapshot()["live_bytes"];
-    const std::uint64_t entry_bytes = solver.mode() == kernel_mode::row_ops ? 16 : 8;
+    const std::uint64_t entry_bytes = needs_rows(solver.mode()) ? 16 : 8;
     std::uint64_t scratch = std::max<std::uint64_t>(layouts[1].pe_words, 1) * 4 + 2 * 4096 * entry_bytes + 16;
     CHECK(live == solver.graph()->bytes() + scratch);
 }

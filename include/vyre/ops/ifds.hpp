@@ -79,9 +79,12 @@ std::uint32_t or_word(const words& pe, std::uint64_t i, std::uint32_t m) {
         // An explicit compare-exchange loop: g++ 12 at -O1 and above dropped the
         // `| m` of `atomic_ref::fetch_or` in this function (seen in the
         // disassembly: the loop stored the old value back), so it is not used here.
+        // Sequentially consistent, for `ifds_rows_solve`, whose threads read
+        // each other's bits without a barrier (see vyre/ops/ifds_solve.hpp);
+        // on x86 a locked compare-exchange costs the same either way.
         std::atomic_ref<std::uint32_t> word(pe.p[i]);
         std::uint32_t old = word.load(std::memory_order_relaxed);
-        while ((old & m) != m && !word.compare_exchange_weak(old, old | m, std::memory_order_relaxed)) {
+        while ((old & m) != m && !word.compare_exchange_weak(old, old | m, std::memory_order_seq_cst)) {
         }
         return old;
     } else {

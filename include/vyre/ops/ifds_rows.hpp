@@ -57,7 +57,8 @@ inline std::uint32_t read_bits(const words& pe, std::uint64_t pos, std::uint32_t
     const std::uint64_t w = pos >> 5;
     const std::uint32_t s = pos & 31;
     auto ld = [&](std::uint64_t i) {
-        return i < pe.n ? std::atomic_ref<std::uint32_t>(pe.p[i]).load(std::memory_order_relaxed) : 0u;
+        // seq_cst: pairs with or_word's read-modify-write (see vyre/ops/ifds_solve.hpp); a plain load on x86
+        return i < pe.n ? std::atomic_ref<std::uint32_t>(pe.p[i]).load(std::memory_order_seq_cst) : 0u;
     };
     std::uint64_t v = ld(w) >> s;
     if (s + len > 32) v |= std::uint64_t(ld(w + 1)) << (32 - s);

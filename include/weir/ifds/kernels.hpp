@@ -235,6 +235,28 @@ inline vyre::ir::program rows_op_kernel(bool seed) {
     return p;
 }
 
+/// The catalogue op `ifds_rows_solve` as a program: the whole fixed point in
+/// one dispatch. Buffers: the 25 graph tables, the 7 row tables, then pe,
+/// fin (the seed entries) and counters.
+inline vyre::ir::program rows_solve_kernel() {
+    using namespace detail;
+    program p("weir_ifds_rows_solve_op");
+    p.workgroup(64);
+    std::vector<std::string_view> names(kernel_buffers.begin(), kernel_buffers.begin() + graph_buffer_count);
+    names.insert(names.end(), row_table_buffers.begin(), row_table_buffers.end());
+    names.insert(names.end(), {"pe", "fin", "counters"});
+    std::uint32_t binding = 0;
+    std::vector<expr> args;
+    for (auto b : names) {
+        bool w = b == "pe" || b == "counters";
+        p.buffer(std::string(b), binding++, w ? vyre::ir::access::read_write : vyre::ir::access::read,
+                 vyre::ir::scalar_type::u32);
+        args.push_back(var(std::string(b)));
+    }
+    p.add(op("ifds_rows_solve", std::move(args)));
+    return p;
+}
+
 /// `dst[i] = src[i]`: grows a frontier buffer (catalogue op `copy`).
 inline vyre::ir::program copy_kernel() {
     using namespace vyre::ir;

@@ -37,9 +37,15 @@ namespace weir::ifds {
 ///   path edge per frontier entry);
 /// - `row_ops`: the ops `ifds_rows_seed`/`ifds_rows_expand` (compiled code,
 ///   up to 32 facts of a row per frontier entry, word operations for
-///   identity-like flow functions; needs the graph's row tables).
-/// `automatic` takes the best the dispatcher lists in `supported_ops()`.
-enum class kernel_mode { automatic, ir_kernels, catalogue_ops, row_ops };
+///   identity-like flow functions; needs the graph's row tables);
+/// - `row_solve`: the op `ifds_rows_solve`, the whole fixed point in one
+///   dispatch on a worklist inside the op (no rounds; needs the row tables).
+/// `automatic` takes the best the dispatcher lists in `supported_ops()`:
+/// row_solve, then row_ops, then catalogue_ops, else ir_kernels.
+enum class kernel_mode { automatic, ir_kernels, catalogue_ops, row_ops, row_solve };
+
+/// True for the modes that need the graph's row tables.
+constexpr bool needs_rows(kernel_mode m) { return m == kernel_mode::row_ops || m == kernel_mode::row_solve; }
 
 /// Options of a resident solver.
 struct resident_options {
@@ -88,7 +94,7 @@ public:
                               "resident_solver: the resident graph needs " + std::to_string(graph_bytes) +
                                   " bytes, past the memory budget of " + std::to_string(opt.memory_budget),
                               "raise resident_options::memory_budget, or split the problem");
-        auto g = resident_graph<D>::upload(d, L, pick_mode(d, opt.mode, true) == kernel_mode::row_ops);
+        auto g = resident_graph<D>::upload(d, L, needs_rows(pick_mode(d, opt.mode, true)));
         if (!g) return vyre::make_unexpected(g.error());
         auto s = create(d, L, std::move(*g), std::move(opt));
         if (s) s->upload_seconds_ = seconds_since(t0);
@@ -100,9 +106,9 @@ public:
         if (!(g->shape() == shape_of(L)))
             return vyre::fail(vyre::error_code::invalid_argument, "resident_solver: the resident graph has another shape than the layout",
                               "get the graph for this layout from the cache");
-        if (opt.mode == kernel_mode::row_ops && !g->has_rows())
+        if (needs_rows(opt.mode) && !g->has_rows())
             return vyre::fail(vyre::error_code::invalid_argument,
-                              "resident_solver: row_ops needs a resident graph with row tables",
+                              "resident_solver: row_ops and row_solve need a resident graph with row tables",
                               "upload it with resident_graph::upload(d, L, true) or cache.get(d, L, true)");
         resident_solver s(d, L, std::move(g), std::move(opt));
         VYRE_TRY(s.allocate_scratch());
@@ -170,9 +176,10 @@ private:
     struct kernels {
         explicit kernels(kernel_mode m)
             : mode(m),
-              seed(m == kernel_mode::row_ops ? rows_op_kernel(true)
+              seed(m == kernel_mode::row_solve ? rows_solve_kernel()
+                   : m == kernel_mode::row_ops ? rows_op_kernel(true)
                    : m == kernel_mode::catalogue_ops ? op_kernel(true) : seed_kernel()),
-              expand(m == kernel_mode::row_ops ? rows_op_kernel(false)
+              expand(m == kernel_mode::row_ops || m == kernel_mode::row_solve ? rows_op_kernel(false)
                      : m == kernel_mode::catalogue_ops ? op_kernel(false) : expand_kernel()) {}
         kernel_mode mode;
         vyre::ir::program seed, expand, copy = copy_kernel(), clear = clear_kernel();
@@ -182,6 +189,7 @@ private:
     /// dispatcher runs natively (row ops only when the graph has row tables).
     static kernel_mode pick_mode(const D& d, kernel_mode m, bool graph_has_rows) {
         if (m != kernel_mode::automatic) return m;
+        if (graph_has_rows && runs_ops(d, {"ifds_rows_solve"})) return kernel_mode::row_solve;
         if (graph_has_rows && runs_row_ops(d)) return kernel_mode::row_ops;
         if (runs_ops(d, {"ifds_seed", "ifds_expand"})) return kernel_mode::catalogue_ops;
         return kernel_mode::ir_kernels;
@@ -190,7 +198,7 @@ private:
     resident_solver(D& d, const layout& L, std::shared_ptr<resident_graph<D>> g, resident_options opt)
         : d_(&d), L_(&L), graph_(std::move(g)), opt_(std::move(opt)),
           programs_(std::make_shared<kernels>(pick_mode(d, opt_.mode, graph_->has_rows()))),
-          entry_words_(programs_->mode == kernel_mode::row_ops ? 4 : 2) {}
+          entry_words_(needs_rows(programs_->mode) ? 4 : 2) {}
 
 public:
     /// The mode rounds run in (never `automatic`).
@@ -319,6 +327,47 @@ private:
         }
     }
 
+    /// Rounds: seed, then expand until a round finds nothing new.
+    result<void> run_rounds(std::uint32_t n_seeds, output& o) {
+        auto n = round(programs_->seed, n_seeds, o);
+        if (!n) return vyre::make_unexpected(n.error());
+        std::uint64_t total = *n;
+        std::uint32_t frontier = *n;
+        while (frontier > 0) {
+            std::swap(fa_, fb_);
+            std::swap(cap_a_, cap_b_);
+            auto next = round(programs_->expand, frontier, o);
+            if (!next) return vyre::make_unexpected(next.error());
+            o.stats.rounds++;
+            o.stats.max_frontier = std::max<std::uint64_t>(o.stats.max_frontier, frontier);
+            frontier = *next;
+            total += frontier;
+            if (opt_.on_round) opt_.on_round(o.stats.rounds, frontier, total);
+        }
+        o.stats.path_edges = total;  // row entries carry several edges: recounted from the bits
+        return {};
+    }
+
+    /// `row_solve`: the seeds (already in frontier A) and one dispatch of
+    /// `ifds_rows_solve`, whose counters say how many row chunks it expanded.
+    result<void> solve_in_one_dispatch(std::uint32_t n_seeds, output& o) {
+        VYRE_TRY(set_counters(n_seeds, 0, 0, o));
+        std::vector<resource> rs = graph_->tables();
+        rs.insert(rs.end(), {pe_, fa_, counters_});
+        std::vector<dispatch_step<resource>> steps{{&programs_->seed, rs, std::array<std::uint32_t, 3>{1, 1, 1}}};
+        std::uint32_t expanded = 0;
+        std::vector<vyre::read_range<resource>> rr{{counters_, 4, 4}};
+        std::vector<mutable_bytes_view> outs{mutable_bytes_view(reinterpret_cast<std::uint8_t*>(&expanded), 4)};
+        VYRE_TRY(dispatch_resident_sequence_read_ranges_into(
+            *d_, std::span<const dispatch_step<resource>>(steps), std::span<const vyre::read_range<resource>>(rr),
+            std::span<const mutable_bytes_view>(outs)));
+        o.stats.bytes_downloaded += 4;
+        o.stats.rounds = 1;
+        o.stats.expanded = expanded;
+        if (opt_.on_round) opt_.on_round(1, 0, 0);  // one "round"; the path edges are counted from the bits after
+        return {};
+    }
+
     result<void> run(std::span<const std::uint32_t> seed_node, std::span<const std::uint32_t> seed_fact, output& o) {
         const layout& L = *L_;
         VYRE_TRY(check_seeds(L, seed_node, seed_fact, "resident_solver"));
@@ -354,22 +403,11 @@ private:
                 o.stats.bytes_uploaded += v.size();
             }
         }
-        auto n = round(programs_->seed, n_seeds, o);
-        if (!n) return vyre::make_unexpected(n.error());
-        std::uint64_t total = *n;
-        std::uint32_t frontier = *n;
-        while (frontier > 0) {
-            std::swap(fa_, fb_);
-            std::swap(cap_a_, cap_b_);
-            auto next = round(programs_->expand, frontier, o);
-            if (!next) return vyre::make_unexpected(next.error());
-            o.stats.rounds++;
-            o.stats.max_frontier = std::max<std::uint64_t>(o.stats.max_frontier, frontier);
-            frontier = *next;
-            total += frontier;
-            if (opt_.on_round) opt_.on_round(o.stats.rounds, frontier, total);
+        if (programs_->mode == kernel_mode::row_solve) {
+            VYRE_TRY(solve_in_one_dispatch(n_seeds, o));
+        } else {
+            VYRE_TRY(run_rounds(n_seeds, o));
         }
-        o.stats.path_edges = total;  // row entries carry several edges: recounted from the bits below
         o.stats.seconds_solve = seconds_since(t0);
         auto t1 = clock::now();
         o.path_edges.assign(std::max<std::uint32_t>(L.pe_words, 1), 0);

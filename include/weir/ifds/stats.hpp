@@ -14,7 +14,8 @@ struct solve_stats {
     std::uint64_t path_edges = 0;        ///< distinct path edges discovered
     std::uint64_t summary_edges = 0;     ///< distinct (call edge, d_in, d_out) summaries applied
     std::uint64_t contexts = 0;          ///< distinct (procedure, entry fact) contexts
-    std::uint64_t max_frontier = 0;      ///< largest round frontier (resident)
+    std::uint64_t max_frontier = 0;      ///< largest round frontier (resident, in rounds)
+    std::uint64_t expanded = 0;          ///< row chunks expanded by an in-op worklist (resident, row_solve)
     std::uint64_t bytes_uploaded = 0;    ///< host → resident bytes (resident)
     std::uint64_t bytes_downloaded = 0;  ///< resident → host bytes (resident)
     double seconds_layout = 0;           ///< building the layout
@@ -26,7 +27,8 @@ struct solve_stats {
     std::string to_string() const {
         return "rounds=" + std::to_string(rounds) + " path_edges=" + std::to_string(path_edges) +
                " summary_edges=" + std::to_string(summary_edges) + " contexts=" + std::to_string(contexts) +
-               " max_frontier=" + std::to_string(max_frontier) + " bytes_uploaded=" + std::to_string(bytes_uploaded) +
+               " max_frontier=" + std::to_string(max_frontier) + " expanded=" + std::to_string(expanded) +
+               " bytes_uploaded=" + std::to_string(bytes_uploaded) +
                " bytes_downloaded=" + std::to_string(bytes_downloaded) + " t_layout=" + std::to_string(seconds_layout) +
                " t_upload=" + std::to_string(seconds_upload) + " t_solve=" + std::to_string(seconds_solve) +
                " t_extract=" + std::to_string(seconds_extract);

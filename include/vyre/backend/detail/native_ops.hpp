@@ -5,6 +5,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <new>
+#include <optional>
 #include <cstring>
 #include <initializer_list>
 #include <span>
@@ -12,10 +15,12 @@
 #include <vector>
 
 #include <vyre/backend/detail/parallel.hpp>
+#include <vyre/backend/detail/shared_worklist.hpp>
 #include <vyre/core/result.hpp>
 #include <vyre/ops/catalogue.hpp>
 #include <vyre/ops/ifds.hpp>
 #include <vyre/ops/ifds_rows.hpp>
+#include <vyre/ops/ifds_solve.hpp>
 
 namespace vyre::detail {
 
@@ -219,6 +224,55 @@ result<void> ifds_rows_round(std::span<ops::op_arg> a, unsigned t) {
         });
     return {};
 }
+/// The whole IFDS fixed point in one call (`ifds_rows_solve`): a stack per
+/// thread, shared through `shared_worklist` when a thread runs dry. Small
+/// graphs run on one thread (starting threads would cost more than it saves).
+inline result<void> ifds_rows_solve(std::span<ops::op_arg> a, unsigned t) {
+    namespace fs = ops::ifds_solve;
+    namespace fr = ops::ifds_rows;
+    ops::ifds::tables T(a);
+    fr::rows R(a);
+    ops::ifds::words pe(a[fs::arg_pe]), seeds(a[fs::arg_seeds]), counters(a[fs::arg_counters]);
+    VYRE_TRY(fs::check_counters(counters));
+    const unsigned threads = pe.n < (1u << 15) ? 1u : t;
+    shared_worklist<fs::entry_words> pool(threads);
+    std::atomic<std::uint64_t> expanded{0};
+    std::atomic<bool> out_of_memory{false};
+    parallel_region(threads, [&](unsigned me, unsigned running) {
+        std::vector<std::uint32_t> stack;
+        fs::stack_sink<true> sink{T, pe, &stack};
+        fr::scratch sc;
+        std::array<std::uint32_t, fs::entry_words> e{};
+        std::uint64_t mine = 0;
+        try {
+            if (me == 0)
+                for (std::uint64_t i = 0, n = fs::seed_count(seeds, counters); i < n; ++i) {
+                    const std::uint32_t* s = seeds.p + i * fs::entry_words;
+                    sink.add(s[0], s[1], s[2], s[3]);
+                }
+            if (running < threads && me == 0) {
+                // OpenMP granted fewer threads: work alone (no one would take from the pool).
+                while (sink.pop(e)) fr::expand_entry(T, R, pe, e.data(), sink, sc), ++mine;
+            } else if (running == threads) {
+                do {
+                    while (sink.pop(e)) {
+                        fr::expand_entry(T, R, pe, e.data(), sink, sc);
+                        if ((++mine & 31) == 0) pool.share(stack);
+                    }
+                } while (pool.refill(stack));
+            }
+        } catch (const std::bad_alloc&) {
+            out_of_memory = true;
+            pool.stop();
+        }
+        expanded.fetch_add(mine, std::memory_order_relaxed);
+    });
+    if (out_of_memory)
+        return fail(error_code::out_of_memory, "ifds_rows_solve: the worklist ran out of host memory",
+                    "free memory or solve fewer seeds at once");
+    counters.p[1] = static_cast<std::uint32_t>(std::min<std::uint64_t>(expanded.load(), ~0u));
+    return {};
+}
 } // namespace native
 
 /// The native implementation of op `name`, or nullptr (then the reference runs).
@@ -232,6 +286,7 @@ inline native_op_fn find_native_op(std::string_view name) {
     if (name == "ifds_expand") return &native::ifds_round<false>;
     if (name == "ifds_rows_seed") return &native::ifds_rows_round<true>;
     if (name == "ifds_rows_expand") return &native::ifds_rows_round<false>;
+    if (name == "ifds_rows_solve") return &native::ifds_rows_solve;
     return nullptr;
 }
 

@@ -1,0 +1,117 @@
+#pragma once
+/// \file vyre/ops/ifds_solve.hpp
+/// `ifds_rows_solve`: the whole exact IFDS fixed point in one dispatch. The
+/// round ops (`ifds_rows_seed`/`ifds_rows_expand`, vyre/ops/ifds_rows.hpp)
+/// hand every new row chunk back to the caller and meet at a barrier after
+/// each round; this op keeps the chunks on a worklist inside the op instead
+/// (a stack per thread on `cpu`), so no frontier is written out, no round
+/// waits for its slowest entry, and the solver makes one call per solve.
+///
+/// Arguments (all u32): the 25 tables of `ifds_expand`, the 7 row tables of
+/// `weir::ifds::row_tables`, then `pe` (path-edge bitset, read_write),
+/// `seeds` (entries of 4 words: node, context, chunk, mask; read) and
+/// `counters` = [seed_count, expanded, 0, 0] (read_write): the op reads
+/// seed_count and writes in `expanded` how many row chunks it expanded.
+///
+/// Semantics: every path edge reachable from the seeds is set in `pe`. Bits
+/// already set count as known and are not expanded again, so `pe` starts
+/// cleared. Why it is exact although entries are expanded in any order and,
+/// on `cpu`, concurrently: a return needs a call-site path edge and an exit
+/// path edge; each sets its bit (an atomic read-modify-write) before it is
+/// expanded, and the one expanded second reads the other's bit (sequentially
+/// consistent loads), so at least one of the two expansions makes the return.
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include <vyre/core/result.hpp>
+#include <vyre/ops/ifds.hpp>
+#include <vyre/ops/ifds_rows.hpp>
+#include <vyre/ops/op_info.hpp>
+
+namespace vyre::ops::ifds_solve {
+
+/// Argument positions (after the 25 + 7 tables).
+inline constexpr std::uint32_t arg_pe = ifds_rows::arg_pe, arg_seeds = arg_pe + 1, arg_counters = arg_pe + 2,
+                               arg_count = arg_pe + 3;
+/// Words per seed and worklist entry (as `ifds_rows`).
+inline constexpr std::uint32_t entry_words = ifds_rows::entry_words;
+
+/// A sink for `ifds_rows::expand_entry` that sets the new bits and pushes
+/// every chunk that had new ones onto a worklist stack.
+template <bool Atomic>
+struct stack_sink {
+    const ifds::tables& T;
+    ifds::words pe;
+    std::vector<std::uint32_t>* stack;
+
+    void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
+        const std::uint32_t F = T(ifds::node_fc, node);
+        if (ctx >= F || 32ull * k >= F) return;
+        const std::uint32_t len = ifds_rows::chunk_len(F, k);
+        const std::uint32_t fresh = ifds_rows::or_bits<Atomic>(pe, ifds_rows::row_pos(T, node, ctx, k),
+                                                               mask & (len == 32 ? ~0u : ((1u << len) - 1)));
+        if (fresh) stack->insert(stack->end(), {node, ctx, k, fresh});
+    }
+    /// Pops the newest entry into `e`; false when the stack is empty.
+    bool pop(std::array<std::uint32_t, entry_words>& e) {
+        if (stack->empty()) return false;
+        std::copy(stack->end() - entry_words, stack->end(), e.begin());
+        stack->resize(stack->size() - entry_words);
+        return true;
+    }
+};
+
+/// Checks the counters argument.
+inline result<void> check_counters(const ifds::words& counters) {
+    if (counters.n < 2)
+        return fail(error_code::invalid_argument,
+                    "ifds_rows_solve: counters has " + std::to_string(counters.n) + " words, needs 2 (seed_count, expanded)",
+                    "bind a counters buffer of at least 2 u32");
+    return {};
+}
+
+/// Number of seed entries to read: seed_count, capped by the seeds buffer.
+inline std::uint64_t seed_count(const ifds::words& seeds, const ifds::words& counters) {
+    return std::min<std::uint64_t>(counters.p[0], seeds.n / entry_words);
+}
+
+/// Reference implementation: one stack, newest entry first.
+inline result<void> reference(std::span<op_arg> a) {
+    ifds::tables T(a);
+    ifds_rows::rows R(a);
+    ifds::words pe(a[arg_pe]), seeds(a[arg_seeds]), counters(a[arg_counters]);
+    VYRE_TRY(check_counters(counters));
+    std::vector<std::uint32_t> stack;
+    stack_sink<false> sink{T, pe, &stack};
+    for (std::uint64_t i = 0, n = seed_count(seeds, counters); i < n; ++i) {
+        const std::uint32_t* s = seeds.p + i * entry_words;
+        sink.add(s[0], s[1], s[2], s[3]);
+    }
+    ifds_rows::scratch sc;
+    std::array<std::uint32_t, entry_words> e{};
+    std::uint32_t expanded = 0;
+    while (sink.pop(e)) {
+        ifds_rows::expand_entry(T, R, pe, e.data(), sink, sc);
+        if (expanded != ~0u) ++expanded;  // a statistic: saturates
+    }
+    counters.p[1] = expanded;
+    return {};
+}
+
+/// The op signature: 25 tables, 7 row tables, pe, seeds, counters.
+inline std::vector<param> signature() {
+    std::vector<param> ps = ifds_rows::signature();
+    ps.resize(arg_pe);  // the tables
+    ps.push_back({param_kind::buffer, "pe", true, ir::scalar_type::u32});
+    ps.push_back({param_kind::buffer, "seeds", false, ir::scalar_type::u32});
+    ps.push_back({param_kind::buffer, "counters", true, ir::scalar_type::u32});
+    return ps;
+}
+
+} // namespace vyre::ops::ifds_solve
