@@ -17,6 +17,7 @@
 #include <vyre/ir/types.hpp>
 #include <vyre/ops/ifds.hpp>
 #include <vyre/ops/ifds_rows.hpp>
+#include <vyre/ops/ifds_solve.hpp>
 #include <vyre/ops/op_info.hpp>
 
 namespace vyre::ops {
@@ -137,7 +138,7 @@ inline result<void> csr_expand(std::span<op_arg> a) {
     std::uint32_t k = 0;
     for (std::size_t i = 0; i < frontier.size(); ++i) {
         std::uint32_t f = frontier.get(i);
-        if (f + 1 >= off.size()) continue;
+        if (std::uint64_t{f} + 1 >= off.size()) continue;  // (64-bit: f = 2^32-1 must not wrap to 0)
         for (std::uint32_t e = off.get(f); e < off.get(f + 1) && e < tgt.size(); ++e) {
             if (k < out.size()) out.put(k, tgt.get(e));
             ++k;
@@ -198,6 +199,9 @@ inline const std::vector<op_info>& catalogue() {
         {"ifds_rows_expand", ifds_rows::signature(),
          "ifds_expand moving whole rows of facts, with weir's row tables (see vyre/ops/ifds_rows.hpp)",
          &ifds_rows::expand_reference},
+        {"ifds_rows_solve", ifds_solve::signature(),
+         "the whole IFDS fixed point from seed row chunks, on a worklist inside the op (see vyre/ops/ifds_solve.hpp)",
+         &ifds_solve::reference},
     };
     return ops;
 }
