@@ -62,7 +62,9 @@ public:
             int n = std::atoi(e);
             if (n > 0) return static_cast<unsigned>(n);
         }
-        return std::max(1u, std::thread::hardware_concurrency());
+        // Read once: hardware_concurrency() reads /sys on Linux (microseconds per dispatch otherwise).
+        static const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+        return cores;
     }
 
     /// Runs a compiled program: workgroups in chunks over the threads; a
