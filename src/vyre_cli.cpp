@@ -29,14 +29,14 @@ using ir::scalar_type;
 
 constexpr int exit_dispatch = 1;
 constexpr int exit_invalid = 2;
-/// Statement executions a `vyre run` dispatch may take unless --step-budget says otherwise
+/// Steps (statements and invocation starts) a `vyre run` dispatch may take unless --step-budget says otherwise
 /// (seconds of interpretation: enough for real programs, a stop for endless loops).
 constexpr std::uint64_t default_step_budget = 1'000'000'000;
 
 int usage(const std::string& why) {
     if (!why.empty()) std::cerr << "vyre: " << why << "\n";
     std::cerr << "usage: vyre run PROGRAM.vyre [--backend ID] [--grid X,Y,Z] [--input NAME=FILE | --input NAME=v1,v2,...]...\n"
-                 "                             [--step-budget N]   (default 1000000000 statements; 0: no limit)\n"
+                 "                             [--step-budget N]   (default 10^9 steps: statements and invocation starts; 0: no limit)\n"
                  "       vyre check PROGRAM.vyre\n"
                  "       vyre fmt PROGRAM.vyre\n"
                  "       vyre backends\n";
@@ -215,7 +215,7 @@ int cmd_run(int argc, char** argv) {
             std::uint64_t n = 0;
             auto r = v ? std::from_chars(v->data(), v->data() + v->size(), n) : std::from_chars_result{};
             if (!v || v->empty() || r.ec != std::errc() || r.ptr != v->data() + v->size())
-                return usage("--step-budget needs a count of statements (0: no limit)");
+                return usage("--step-budget needs a count of steps (0: no limit)");
             cfg.step_budget = n;
         } else if (a == "--input") {
             auto v = next("--input");

@@ -32,7 +32,8 @@ struct dispatch_config {
     std::uint32_t ulp_budget = 4;
     /// Worker threads for host backends (0: the backend's default).
     std::uint32_t threads = 0;
-    /// Statement executions allowed per dispatch in interpreters (0: unlimited).
+    /// Steps allowed per dispatch in interpreters (0: unlimited): each
+    /// statement execution is one, and so is each invocation's start.
     std::uint64_t step_budget = 0;
 };
 

@@ -34,7 +34,7 @@ public:
         l.max_workgroup_size = {1024, 1024, 1024};
         l.max_invocations_per_workgroup = 1 << 20;
         l.subgroup_size = 1;
-        l.max_storage_buffer_bytes = 1ull << 40;
+        l.max_storage_buffer_bytes = host_physical_bytes();
         l.max_workgroup_bytes = 16ull << 20;
         return l;
     }

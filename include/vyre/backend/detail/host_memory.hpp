@@ -4,6 +4,9 @@
 /// compiled-program cache, the byte counters, and binding host inputs to a
 /// program per the spec's dispatch ABI.
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -29,6 +32,19 @@ struct host_resource {
     std::uint32_t generation = 0;
     bool operator==(const host_resource&) const = default;
 };
+
+/// The host's physical memory in bytes (read once; 1 TiB where the system
+/// does not say). No single host allocation may exceed it: such a request is
+/// `out_of_memory` before anything is tried (an allocator asked for 2^62
+/// bytes may abort rather than throw, e.g. under AddressSanitizer).
+inline std::uint64_t host_physical_bytes() {
+    static const std::uint64_t bytes = [] {
+        const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+        if (pages <= 0 || page <= 0) return std::uint64_t(1) << 40;
+        return std::min<std::uint64_t>(std::uint64_t(pages) * std::uint64_t(page), std::uint64_t(1) << 40);
+    }();
+    return bytes;
+}
 
 inline std::uint64_t next_instance_id() {
     static std::atomic<std::uint64_t> n{1};
@@ -65,6 +81,11 @@ public:
                         "allocate: " + std::to_string(n) + " bytes would bring this backend's resident memory to " +
                             std::to_string(live + n) + " bytes, past its budget of " + std::to_string(budget_),
                         "free resources, allocate less, or raise set_resident_budget()");
+        if (n > host_physical_bytes())
+            return fail(error_code::out_of_memory,
+                        "allocate: " + std::to_string(n) + " bytes exceed this host's physical memory of " +
+                            std::to_string(host_physical_bytes()) + " bytes",
+                        "allocate less");
         std::shared_ptr<std::vector<std::uint8_t>> data;
         try {
             data = std::make_shared<std::vector<std::uint8_t>>(n, 0);

@@ -371,6 +371,7 @@ private:
     result<void> run_workgroup_simple(std::uint64_t n) {
         invocation inv;
         for (std::uint64_t i = 0; i < n; ++i) {
+            if (budget_ && over_budget()) return make_unexpected(budget_error());
             start(inv, i);
             if (step(inv) == stop::error) return make_unexpected(*err_);
         }
@@ -379,7 +380,10 @@ private:
 
     result<void> run_workgroup_phased(std::uint64_t n) {
         std::vector<invocation> invs(n);
-        for (std::uint64_t i = 0; i < n; ++i) start(invs[i], i);
+        for (std::uint64_t i = 0; i < n; ++i) {
+            if (budget_ && over_budget()) return make_unexpected(budget_error());
+            start(invs[i], i);
+        }
         for (;;) {
             std::int64_t barrier = -1;
             std::uint64_t first_at = 0;
@@ -411,11 +415,6 @@ private:
         return "(" + std::to_string(a[0]) + "," + std::to_string(a[1]) + "," + std::to_string(a[2]) + ")";
     }
 
-    stop error(error_code c, std::string msg, std::string fix) {
-        err_ = backend_error(c, std::move(msg), std::move(fix));
-        return stop::error;
-    }
-
     /// Runs `inv` until it finishes or reaches a barrier.
     stop step(invocation& inv) {
         cur_ = &inv;
@@ -436,11 +435,10 @@ private:
             }
             const cstmt& s = cp_.stmts[cp_.lists[f.list + f.pc]];
             ++f.pc;
-            if (budget_ && over_budget())
-                return error(error_code::dispatch_failed,
-                             "program '" + cp_.source.name + "' exceeded its step budget of " +
-                                 std::to_string(budget_) + " statement executions",
-                             "raise dispatch_config::step_budget or check the program for an endless loop");
+            if (budget_ && over_budget()) {
+                err_ = budget_error();
+                return stop::error;
+            }
             using ir::stmt_kind;
             switch (s.kind) {
             case stmt_kind::let_:
@@ -465,9 +463,10 @@ private:
                 if (from < to) {
                     inv.slots[s.slot] = from;
                     if (s.body_n) st.push_back({s.body, s.body_n, 0, static_cast<std::int64_t>(s.slot), to});
-                    else if (budget_ && (steps_ += (to - from)) > budget_)
-                        return error(error_code::dispatch_failed,
-                                     "program '" + cp_.source.name + "' exceeded its step budget", "raise the budget");
+                    else if (budget_ && (steps_ += (to - from)) > budget_) {
+                        err_ = budget_error();
+                        return stop::error;
+                    }
                 }
                 break;
             }
@@ -483,7 +482,17 @@ private:
         return stop::finished;
     }
 
-    /// Counts one statement; true when the dispatch's budget is spent.
+    /// The error of a dispatch whose step budget is spent.
+    backend_error budget_error() const {
+        return backend_error(error_code::dispatch_failed,
+                             "program '" + cp_.source.name + "' exceeded its step budget of " + std::to_string(budget_) +
+                                 " steps (statements and invocation starts)",
+                             "raise dispatch_config::step_budget or check the program for an endless loop");
+    }
+
+    /// Counts one step (a statement, or the start of an invocation, so that
+    /// a dispatch of many invocations with an empty body is bounded too);
+    /// true when the dispatch's budget is spent.
     bool over_budget() {
         ++steps_;
         if (!shared_steps_) return steps_ > budget_;

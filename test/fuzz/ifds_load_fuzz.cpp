@@ -1,0 +1,46 @@
+/// \file test/fuzz/ifds_load_fuzz.cpp
+/// Fuzz target `ifds_load`: the `.ifds` loader and printer. The input is a
+/// `.ifds` file. Laws checked:
+/// - `load_problem` never crashes or hangs; an error names a line of the
+///   input (1 .. the last line) and says what is wrong;
+/// - a problem that loads prints to text that loads back to an equal problem,
+///   and printing that again gives the same text.
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <weir/ifds/format.hpp>
+
+#include "fuzz/fuzz_targets.hpp"
+
+namespace {
+
+/// The number of the last line of `text` (1 for an empty text), as the
+/// loader's end-of-file errors use it.
+std::uint32_t last_line_of(std::string_view text) {
+    auto n = static_cast<std::uint32_t>(std::count(text.begin(), text.end(), '\n'));
+    if (!text.empty() && text.back() != '\n') ++n;
+    return n == 0 ? 1 : n;
+}
+
+} // namespace
+
+/// One input: `.ifds` text.
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    auto loaded = weir::ifds::load_problem(text, "fuzz.ifds");
+    if (!loaded) {
+        const auto& e = loaded.error();
+        if (e.line < 1 || e.line > last_line_of(text) || e.message.empty())
+            vyre_fuzz::fail("ifds_load", "a load error without a sane line or message", e.what());
+        return 0;
+    }
+    const std::string printed = weir::ifds::print_problem(*loaded);
+    auto again = weir::ifds::load_problem(printed, "printed.ifds");
+    if (!again) vyre_fuzz::fail("ifds_load", "the printed problem does not load: " + again.error().what(), printed);
+    if (!(*again == *loaded)) vyre_fuzz::fail("ifds_load", "load(print(p)) differs from p", printed);
+    if (weir::ifds::print_problem(*again) != printed) vyre_fuzz::fail("ifds_load", "printing is not a fixed point", printed);
+    return 0;
+}
