@@ -8,6 +8,7 @@
 
 using namespace vyre;
 using vyre::test::backend_list;
+using vyre::test::parse_checked;
 using vyre::test::from_bytes;
 using vyre::test::run;
 using vyre::test::to_bytes;
@@ -85,4 +86,96 @@ TEMPLATE_LIST_TEST_CASE("catalogue: supported_ops lists what the backend runs", 
     for (const char* need : {"fill", "copy", "gather", "scatter", "exclusive_scan", "compact", "sort_u32", "unique_u32",
                              "bitset_union", "bitset_test_and_set", "csr_expand"})
         CHECK(std::find(ops.begin(), ops.end(), need) != ops.end());
+}
+
+namespace {
+
+/// Program text for one call of catalogue op `name`, one buffer per
+/// parameter (read-only ones `read`, writable ones `read_write`, all sized by
+/// their inputs).
+std::string op_call_program(std::string_view name) {
+    const auto* op = ops::find_op(name);
+    REQUIRE(op != nullptr);
+    std::string text = "(program call (workgroup 1 1 1)\n", call = "  (op " + std::string(name);
+    for (std::size_t i = 0; i < op->params.size(); ++i) {
+        const std::string b = "b" + std::to_string(i);
+        text += "  (buffer " + b + " " + std::to_string(i) + (op->params[i].writable ? " read_write" : " read") + " u32 0)\n";
+        call += " " + b;
+    }
+    return text + call + "))\n";
+}
+
+/// Inputs for an IFDS op whose CSR offset tables claim ranges of 2^32 - 1
+/// entries over element tables of 8, with every other table small and
+/// in range: without clipping, each loop would run four billion times.
+std::vector<bytes> corrupt_ifds_inputs(std::string_view name) {
+    namespace fi = ops::ifds;
+    namespace fr = ops::ifds_rows;
+    const auto* op = ops::find_op(name);
+    const u32s huge_offsets = {0, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu};
+    std::vector<bytes> in;
+    for (std::size_t i = 0; i < op->params.size(); ++i) {
+        u32s v(8, 0);
+        if (i == fi::node_kind) v.assign(8, 3);  // every node a call site and an exit
+        if (i == fi::node_fc) v.assign(8, 2);
+        if (i == fi::intra_off || i == fi::call_off || i == fi::ret_off || i == fi::rcall_off || i == fi::callers_off ||
+            i == fr::arg_rows + fr::edge_off || i == fr::arg_rows + fr::edge_x_off)
+            v = huge_offsets;
+        if (i == fr::arg_rows + fr::edge_mask) v.assign(8, 0xffffffffu);
+        if (i == fr::arg_rows + fr::edge_x_dst) v.assign(8, 1);
+        in.push_back(to_bytes<std::uint32_t>(v));
+    }
+    return in;
+}
+
+/// Where parameter `i` of op `name` lands among a dispatch's outputs (the
+/// writable buffers, in declaration order).
+std::size_t output_of(std::string_view name, std::size_t i) {
+    const auto& ps = ops::find_op(name)->params;
+    return static_cast<std::size_t>(std::count_if(ps.begin(), ps.begin() + static_cast<std::ptrdiff_t>(i),
+                                                  [](const ops::param& q) { return q.writable; }));
+}
+
+} // namespace
+
+TEMPLATE_LIST_TEST_CASE("IFDS ops clip corrupt offset tables to their element tables (no 2^32-step loops)",
+                        "[conformance][ops][ifds][reliability]", backend_list) {
+    namespace fi = ops::ifds;
+    namespace fr = ops::ifds_rows;
+    namespace fs = ops::ifds_solve;
+    TestType b;
+    {  // pair rounds: one entry (node 0, context 0, fact 0)
+        auto in = corrupt_ifds_inputs("ifds_expand");
+        in[fi::arg_pe] = to_bytes<std::uint32_t>(u32s(64, 0));
+        in[fi::arg_fin] = to_bytes<std::uint32_t>({0, 0});
+        in[fi::arg_fout] = to_bytes<std::uint32_t>(u32s(128, 0));
+        in[fi::arg_counters] = to_bytes<std::uint32_t>({1, 0, 64, 0});
+        auto r = vyre::dispatch(b, parse_checked(op_call_program("ifds_expand")), in);
+        REQUIRE(r.has_value());
+        CHECK(from_bytes<std::uint32_t>(r->at(output_of("ifds_expand", fi::arg_counters)))[1] <= 64);
+    }
+    {  // row rounds: one entry (node 0, context 0, chunk 0, facts {0, 1})
+        auto in = corrupt_ifds_inputs("ifds_rows_expand");
+        in[fr::arg_pe] = to_bytes<std::uint32_t>(u32s(64, 0));
+        in[fr::arg_fin] = to_bytes<std::uint32_t>({0, 0, 0, 3});
+        in[fr::arg_fout] = to_bytes<std::uint32_t>(u32s(256, 0));
+        in[fr::arg_counters] = to_bytes<std::uint32_t>({1, 0, 64, 0});
+        auto r = vyre::dispatch(b, parse_checked(op_call_program("ifds_rows_expand")), in);
+        REQUIRE(r.has_value());
+        CHECK(from_bytes<std::uint32_t>(r->at(output_of("ifds_rows_expand", fr::arg_counters)))[1] <= 64);
+    }
+    {  // the whole fixed point: the bitset it reaches is the reference's
+        auto in = corrupt_ifds_inputs("ifds_rows_solve");
+        in[fs::arg_pe] = to_bytes<std::uint32_t>(u32s(64, 0));
+        in[fs::arg_seeds] = to_bytes<std::uint32_t>({0, 0, 0, 1});
+        in[fs::arg_counters] = to_bytes<std::uint32_t>({1, 0});
+        const auto p = parse_checked(op_call_program("ifds_rows_solve"));
+        auto r = vyre::dispatch(b, p, in);
+        REQUIRE(r.has_value());
+        cpu_ref ref;
+        auto expect = vyre::dispatch(ref, p, in);
+        REQUIRE(expect.has_value());
+        CHECK(r->at(output_of("ifds_rows_solve", fs::arg_pe)) == expect->at(output_of("ifds_rows_solve", fs::arg_pe)));
+        CHECK(from_bytes<std::uint32_t>(r->at(output_of("ifds_rows_solve", fs::arg_pe))) != u32s(64, 0));
+    }
 }

@@ -35,10 +35,11 @@ constexpr std::uint64_t step_budget = 1u << 14;
 constexpr std::uint64_t max_free_count = 8;
 
 /// True for the programs that are one IFDS catalogue op (`ifds_seed`,
-/// `ifds_expand`, `ifds_rows_*`). Their loops are bounded by values read
-/// from their tables, and no step budget applies to a catalogue op, so
-/// arbitrary tables can keep one busy for 2^32 iterations and more; they get
-/// small values only (tables that are garbage, but small garbage).
+/// `ifds_expand`, `ifds_rows_*`). No step budget applies to a catalogue op;
+/// its loops are bounded by its table sizes (CSR ranges clipped, fact counts
+/// capped by the bitset, see `vyre::ops::ifds::tables`), but the work is a
+/// product of those sizes, which for 1 MiB of garbage is still minutes.
+/// They get small values only (tables that are garbage, but small garbage).
 bool is_ifds_op(const vyre::ir::program& p) {
     return p.body.size() == 1 && p.body[0].kind == vyre::ir::stmt_kind::op && p.body[0].name.rfind("ifds_", 0) == 0;
 }

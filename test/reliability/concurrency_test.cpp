@@ -176,7 +176,9 @@ TEST_CASE("ifds_rows_solve shares its worklist between threads and stays exact",
             INFO("seed " << seed << ", " << threads << " threads");
             vyre::cpu b(threads);
             weir::vyre_resident_ifds<vyre::cpu> d(b);
-            auto s = resident_solver<weir::vyre_resident_ifds<vyre::cpu>>::create(d, L, {.mode = kernel_mode::row_solve});
+            weir::ifds::resident_options opts;
+            opts.mode = kernel_mode::row_solve;
+            auto s = resident_solver<weir::vyre_resident_ifds<vyre::cpu>>::create(d, L, opts);
             REQUIRE(s.has_value());
             for (int rep = 0; rep < 3; ++rep) {  // the interleaving differs from run to run; the bits may not
                 auto out = s->solve();

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <atomic>
 #include <cstdint>
 #include <span>
@@ -47,19 +48,46 @@ enum table : std::uint32_t {
 inline constexpr std::uint32_t arg_pe = table_count, arg_fin = table_count + 1, arg_fout = table_count + 2,
                                arg_counters = table_count + 3, arg_count = table_count + 4;
 
-/// Bounds-checked read-only views of the graph tables.
+/// [b, e) clipped to [0, len) (empty when b >= e).
+inline std::pair<std::uint32_t, std::uint32_t> clip_range(std::uint32_t b, std::uint32_t e, std::uint64_t len) {
+    const std::uint32_t end = static_cast<std::uint32_t>(std::min<std::uint64_t>(e, len));
+    return {std::min(b, end), end};
+}
+
+/// Bounds-checked read-only views of the graph tables. Whatever the tables
+/// hold, every loop over them is bounded by their sizes: CSR ranges are
+/// clipped to the element table (`range`), and a node claiming more facts than
+/// the path-edge bitset of `pe_words` words could hold for it has none
+/// (`facts`). Corrupt tables give wrong path edges, never a hang or a read
+/// out of bounds.
 struct tables {
     std::array<const std::uint32_t*, table_count> p{};
     std::array<std::uint64_t, table_count> n{};
+    /// The most facts a node may have: F*F bits must fit in the bitset.
+    std::uint64_t max_facts = 0;
 
-    explicit tables(std::span<const op_arg> args) {
+    tables(std::span<const op_arg> args, std::uint64_t pe_words) {
         for (std::uint32_t i = 0; i < table_count; ++i) {
             p[i] = reinterpret_cast<const std::uint32_t*>(args[i].bytes.data());
             n[i] = args[i].bytes.size() / 4;
         }
+        const std::uint64_t bits = pe_words * 32;
+        max_facts = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(bits)));
+        while (max_facts * max_facts > bits) --max_facts;
+        while ((max_facts + 1) * (max_facts + 1) <= bits) ++max_facts;
     }
     /// Element i of table t, or 0 when out of range.
     std::uint32_t operator()(table t, std::uint64_t i) const { return i < n[t] ? p[t][i] : 0u; }
+    /// The facts of node `node` (0 when its count cannot be right, see above).
+    std::uint32_t facts(std::uint64_t node) const {
+        const std::uint32_t f = (*this)(node_fc, node);
+        return f <= max_facts ? f : 0u;
+    }
+    /// Entries [off[i], off[i+1]) of CSR offset table `off`, clipped to the
+    /// length of its element table `elems`.
+    std::pair<std::uint32_t, std::uint32_t> range(table off, std::uint64_t i, table elems) const {
+        return clip_range((*this)(off, i), (*this)(off, i + 1), n[elems]);
+    }
 };
 
 /// A mutable u32 view of an argument.
@@ -113,41 +141,41 @@ void expand_entry(const tables& T, const words& pe, std::uint32_t n, std::uint32
         return w < pe.n && ((std::atomic_ref<std::uint32_t>(pe.p[w]).load(std::memory_order_relaxed) >> (bit & 31)) & 1u);
     };
     auto prop = [&](std::uint32_t node, std::uint32_t c, std::uint32_t d) {
-        sink.propagate(node, c * T(node_fc, node) + d);
+        sink.propagate(node, c * T.facts(node) + d);
     };
-    const std::uint32_t fc = T(node_fc, n);
+    const std::uint32_t fc = T.facts(n);
     if (fc == 0) return;
     const std::uint32_t c = cd / fc, d = cd % fc;
     const std::uint32_t kind = T(node_kind, n);
-    const std::uint32_t row = T(row_base, n) + d;
-    for (std::uint32_t e = T(intra_off, row); e < T(intra_off, row + 1); ++e)
+    const std::uint64_t row = std::uint64_t(T(row_base, n)) + d;
+    for (auto [e, end] = T.range(intra_off, row, intra_node); e < end; ++e)
         prop(T(intra_node, e), c, T(intra_fact, e));
     if (kind & 1u) {
         const std::uint32_t r = T(retsite, n);
-        for (std::uint32_t e = T(call_off, row); e < T(call_off, row + 1); ++e) {
+        for (auto [e, end] = T.range(call_off, row, call_ce); e < end; ++e) {
             const std::uint32_t ce = T(call_ce, e), d3 = T(call_fact, e), q = T(ce_callee, ce);
-            const std::uint32_t sq = T(proc_start, q), xq = T(proc_exit, q), fq = T(node_fc, sq);
+            const std::uint32_t sq = T(proc_start, q), xq = T(proc_exit, q), fq = T.facts(sq);
             prop(sq, d3, d3);
             const std::uint32_t ebase = T(pe_word, xq);
             for (std::uint32_t d4 = 0; d4 < fq; ++d4) {
                 if (!test(ebase, d3 * fq + d4)) continue;
-                const std::uint32_t rr = T(ret_row, ce) + d4;
-                for (std::uint32_t k = T(ret_off, rr); k < T(ret_off, rr + 1); ++k) prop(r, c, T(ret_fact, k));
+                const std::uint64_t rr = std::uint64_t(T(ret_row, ce)) + d4;
+                for (auto [k, endk] = T.range(ret_off, rr, ret_fact); k < endk; ++k) prop(r, c, T(ret_fact, k));
             }
         }
     }
     if (kind & 2u) {
         const std::uint32_t p = T(node_proc, n);
-        for (std::uint32_t k3 = T(callers_off, p); k3 < T(callers_off, p + 1); ++k3) {
+        for (auto [k3, end3] = T.range(callers_off, p, callers_ce); k3 < end3; ++k3) {
             const std::uint32_t ce3 = T(callers_ce, k3), site = T(ce_site, ce3), r3 = T(ce_retsite, ce3);
-            const std::uint32_t fcs = T(node_fc, site), sbase = T(pe_word, site);
-            const std::uint32_t rr3 = T(rcall_row, ce3) + c;
-            for (std::uint32_t j = T(rcall_off, rr3); j < T(rcall_off, rr3 + 1); ++j) {
+            const std::uint32_t fcs = T.facts(site), sbase = T(pe_word, site);
+            const std::uint64_t rr3 = std::uint64_t(T(rcall_row, ce3)) + c;
+            for (auto [j, endj] = T.range(rcall_off, rr3, rcall_fact); j < endj; ++j) {
                 const std::uint32_t d4b = T(rcall_fact, j);
                 for (std::uint32_t d0 = 0; d0 < fcs; ++d0) {
                     if (!test(sbase, d0 * fcs + d4b)) continue;
-                    const std::uint32_t rr4 = T(ret_row, ce3) + d;
-                    for (std::uint32_t k4 = T(ret_off, rr4); k4 < T(ret_off, rr4 + 1); ++k4)
+                    const std::uint64_t rr4 = std::uint64_t(T(ret_row, ce3)) + d;
+                    for (auto [k4, end4] = T.range(ret_off, rr4, ret_fact); k4 < end4; ++k4)
                         prop(r3, d0, T(ret_fact, k4));
                 }
             }
@@ -177,7 +205,7 @@ struct sequential_sink {
 /// Reference implementation shared by both ops: `seed` true treats each
 /// entry as a path edge to add, false expands it.
 inline result<void> run_reference(std::span<op_arg> a, bool seed) {
-    tables T(a);
+    tables T(a, a[arg_pe].bytes.size() / 4);
     words pe(a[arg_pe]), fin(a[arg_fin]), fout(a[arg_fout]), counters(a[arg_counters]);
     VYRE_TRY(check_counters(counters, "ifds"));
     sequential_sink sink{T, pe, fout, counters};

@@ -50,6 +50,10 @@ struct rows {
         }
     }
     std::uint32_t operator()(row_table t, std::uint64_t i) const { return i < n[t] ? p[t][i] : 0u; }
+    /// Entries [off[i], off[i+1]) of offset table `off`, clipped to the length of `elems`.
+    std::pair<std::uint32_t, std::uint32_t> range(row_table off, std::uint64_t i, row_table elems) const {
+        return ifds::clip_range((*this)(off, i), (*this)(off, i + 1), n[elems]);
+    }
 };
 
 /// Reads `len` (≤ 32) bits at global bit position `pos` of the bitset.
@@ -88,7 +92,7 @@ inline void clear_bits(const words& pe, std::uint64_t pos, std::uint32_t mask) {
 
 /// Where chunk k of row (node, ctx) starts in the bitset, and how many facts it holds.
 inline std::uint64_t row_pos(const tables& T, std::uint32_t node, std::uint32_t ctx, std::uint32_t k) {
-    return std::uint64_t(T(ifds::pe_word, node)) * 32 + std::uint64_t(ctx) * T(ifds::node_fc, node) + 32ull * k;
+    return std::uint64_t(T(ifds::pe_word, node)) * 32 + std::uint64_t(ctx) * T.facts(node) + 32ull * k;
 }
 inline std::uint32_t chunk_len(std::uint32_t F, std::uint32_t k) { return std::min<std::uint32_t>(32, F - 32 * k); }
 
@@ -102,14 +106,14 @@ template <class Sink>
 void expand_entry(const tables& T, const rows& R, const words& pe, const std::uint32_t* e, Sink& sink, scratch& sc) {
     using namespace ifds;
     const std::uint32_t n = e[0], c = e[1], k = e[2], delta = e[3];
-    const std::uint32_t F = T(node_fc, n);
+    const std::uint32_t F = T.facts(n);
     if (F == 0 || 32ull * k >= F || c >= F) return;
     const std::uint32_t W = (F + 31) / 32;
     // intraprocedural edges: identity part chunk-wise, extra pairs one by one
-    for (std::uint32_t ed = R(edge_off, n); ed < R(edge_off, n + 1); ++ed) {
+    for (auto [ed, ed_end] = R.range(edge_off, n, edge_dst); ed < ed_end; ++ed) {
         const std::uint32_t m = R(edge_dst, ed);
         const std::uint32_t idm = R(edge_mask, std::uint64_t(R(edge_mask_off, ed)) + k) & delta;
-        const std::uint32_t x0 = R(edge_x_off, ed), x1 = R(edge_x_off, ed + 1);
+        const auto [x0, x1] = R.range(edge_x_off, ed, edge_x_src);
         if (x0 == x1) {
             if (idm) sink.add(m, c, k, idm);
             continue;
@@ -130,17 +134,17 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
         bool any = false;
         for (std::uint32_t bits = delta; bits; bits &= bits - 1) {
             const std::uint32_t d = 32 * k + static_cast<std::uint32_t>(std::countr_zero(bits));
-            const std::uint32_t row = T(row_base, n) + d;
-            for (std::uint32_t ce_i = T(call_off, row); ce_i < T(call_off, row + 1); ++ce_i) {
+            const std::uint64_t row = std::uint64_t(T(row_base, n)) + d;
+            for (auto [ce_i, ce_end] = T.range(call_off, row, call_ce); ce_i < ce_end; ++ce_i) {
                 const std::uint32_t ce = T(call_ce, ce_i), d3 = T(call_fact, ce_i), q = T(ce_callee, ce);
-                const std::uint32_t sq = T(proc_start, q), xq = T(proc_exit, q), fq = T(node_fc, sq);
+                const std::uint32_t sq = T(proc_start, q), xq = T(proc_exit, q), fq = T.facts(sq);
                 if (d3 >= fq) continue;
                 sink.add(sq, d3, d3 / 32, 1u << (d3 % 32));
                 for (std::uint32_t j = 0; 32 * j < fq; ++j) {
                     for (std::uint32_t x = read_bits(pe, row_pos(T, xq, d3, j), chunk_len(fq, j)); x; x &= x - 1) {
                         const std::uint32_t d4 = 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
-                        const std::uint32_t rr = T(ret_row, ce) + d4;
-                        for (std::uint32_t t = T(ret_off, rr); t < T(ret_off, rr + 1); ++t) {
+                        const std::uint64_t rr = std::uint64_t(T(ret_row, ce)) + d4;
+                        for (auto [t, t_end] = T.range(ret_off, rr, ret_fact); t < t_end; ++t) {
                             const std::uint32_t d5 = T(ret_fact, t);
                             if (d5 < F) sc.b[d5 / 32] |= 1u << (d5 % 32), any = true;
                         }
@@ -154,16 +158,16 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
     }
     if (kind & 2u) {  // exit: return to every caller context that reaches a matching call
         const std::uint32_t p = T(node_proc, n);
-        for (std::uint32_t k3 = T(callers_off, p); k3 < T(callers_off, p + 1); ++k3) {
+        for (auto [k3, k3_end] = T.range(callers_off, p, callers_ce); k3 < k3_end; ++k3) {
             const std::uint32_t ce3 = T(callers_ce, k3), site = T(ce_site, ce3), r3 = T(ce_retsite, ce3);
-            const std::uint32_t fcs = T(node_fc, site), ws = (fcs + 31) / 32;
+            const std::uint32_t fcs = T.facts(site), ws = (fcs + 31) / 32;
             // facts to add at the return site
             sc.b.assign(ws, 0);
             bool any = false;
             for (std::uint32_t bits = delta; bits; bits &= bits - 1) {
                 const std::uint32_t d = 32 * k + static_cast<std::uint32_t>(std::countr_zero(bits));
-                const std::uint32_t rr = T(ret_row, ce3) + d;
-                for (std::uint32_t t = T(ret_off, rr); t < T(ret_off, rr + 1); ++t) {
+                const std::uint64_t rr = std::uint64_t(T(ret_row, ce3)) + d;
+                for (auto [t, t_end] = T.range(ret_off, rr, ret_fact); t < t_end; ++t) {
                     const std::uint32_t d5 = T(ret_fact, t);
                     if (d5 < fcs) sc.b[d5 / 32] |= 1u << (d5 % 32), any = true;
                 }
@@ -172,8 +176,8 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
             // caller facts at the site whose call enters this context
             sc.a.assign(ws, 0);
             bool enters = false;
-            const std::uint32_t rr3 = T(rcall_row, ce3) + c;
-            for (std::uint32_t j = T(rcall_off, rr3); j < T(rcall_off, rr3 + 1); ++j) {
+            const std::uint64_t rr3 = std::uint64_t(T(rcall_row, ce3)) + c;
+            for (auto [j, j_end] = T.range(rcall_off, rr3, rcall_fact); j < j_end; ++j) {
                 const std::uint32_t d4 = T(rcall_fact, j);
                 if (d4 < fcs) sc.a[d4 / 32] |= 1u << (d4 % 32), enters = true;
             }
@@ -195,7 +199,7 @@ struct sequential_sink {
     const tables& T;
     words pe, fout, counters;
     void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
-        const std::uint32_t F = T(ifds::node_fc, node);
+        const std::uint32_t F = T.facts(node);
         if (ctx >= F || 32ull * k >= F) return;
         const std::uint64_t pos = row_pos(T, node, ctx, k);
         const std::uint32_t fresh = or_bits<false>(pe, pos, mask & (chunk_len(F, k) == 32 ? ~0u : ((1u << chunk_len(F, k)) - 1)));
@@ -212,7 +216,7 @@ struct sequential_sink {
 
 /// Reference implementation shared by both ops.
 inline result<void> run_reference(std::span<op_arg> a, bool seed) {
-    tables T(a);
+    tables T(a, a[arg_pe].bytes.size() / 4);
     rows R(a);
     words pe(a[arg_pe]), fin(a[arg_fin]), fout(a[arg_fout]), counters(a[arg_counters]);
     VYRE_TRY(ifds::check_counters(counters, "ifds_rows"));

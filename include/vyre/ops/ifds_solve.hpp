@@ -51,7 +51,7 @@ struct stack_sink {
     std::vector<std::uint32_t>* stack;
 
     void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
-        const std::uint32_t F = T(ifds::node_fc, node);
+        const std::uint32_t F = T.facts(node);
         if (ctx >= F || 32ull * k >= F) return;
         const std::uint32_t len = ifds_rows::chunk_len(F, k);
         const std::uint32_t fresh = ifds_rows::or_bits<Atomic>(pe, ifds_rows::row_pos(T, node, ctx, k),
@@ -83,7 +83,7 @@ inline std::uint64_t seed_count(const ifds::words& seeds, const ifds::words& cou
 
 /// Reference implementation: one stack, newest entry first.
 inline result<void> reference(std::span<op_arg> a) {
-    ifds::tables T(a);
+    ifds::tables T(a, a[arg_pe].bytes.size() / 4);
     ifds_rows::rows R(a);
     ifds::words pe(a[arg_pe]), seeds(a[arg_seeds]), counters(a[arg_counters]);
     VYRE_TRY(check_counters(counters));

@@ -61,7 +61,7 @@ struct resident_options {
     /// `out_of_memory`, frees what it took and presents no partial result.
     std::uint64_t memory_budget = 0;
     /// Called after each round with (round, frontier size, path edges so far); may be empty.
-    std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)> on_round;
+    std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)> on_round = {};
 };
 
 /// A set of seeds in layout terms: start nodes and *local* fact indices.

@@ -176,7 +176,7 @@ struct ifds_parallel_sink {
 template <bool Seed>
 result<void> ifds_round(std::span<ops::op_arg> a, unsigned t) {
     namespace fi = ops::ifds;
-    fi::tables T(a);
+    fi::tables T(a, a[fi::arg_pe].bytes.size() / 4);
     fi::words pe(a[fi::arg_pe]), fin(a[fi::arg_fin]), fout(a[fi::arg_fout]), counters(a[fi::arg_counters]);
     VYRE_TRY(fi::check_counters(counters, "ifds"));
     for_each_entry<2>(
@@ -197,7 +197,7 @@ struct ifds_rows_parallel_sink {
 
     void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
         namespace fr = ops::ifds_rows;
-        const std::uint32_t F = T(ops::ifds::node_fc, node);
+        const std::uint32_t F = T.facts(node);
         if (ctx >= F || 32ull * k >= F) return;
         const std::uint32_t len = fr::chunk_len(F, k);
         const std::uint32_t fresh =
@@ -212,7 +212,7 @@ struct ifds_rows_parallel_sink {
 template <bool Seed>
 result<void> ifds_rows_round(std::span<ops::op_arg> a, unsigned t) {
     namespace fr = ops::ifds_rows;
-    ops::ifds::tables T(a);
+    ops::ifds::tables T(a, a[fr::arg_pe].bytes.size() / 4);
     fr::rows R(a);
     ops::ifds::words pe(a[fr::arg_pe]), fin(a[fr::arg_fin]), fout(a[fr::arg_fout]), counters(a[fr::arg_counters]);
     VYRE_TRY(ops::ifds::check_counters(counters, "ifds_rows"));
@@ -230,7 +230,7 @@ result<void> ifds_rows_round(std::span<ops::op_arg> a, unsigned t) {
 inline result<void> ifds_rows_solve(std::span<ops::op_arg> a, unsigned t) {
     namespace fs = ops::ifds_solve;
     namespace fr = ops::ifds_rows;
-    ops::ifds::tables T(a);
+    ops::ifds::tables T(a, a[fs::arg_pe].bytes.size() / 4);
     fr::rows R(a);
     ops::ifds::words pe(a[fs::arg_pe]), seeds(a[fs::arg_seeds]), counters(a[fs::arg_counters]);
     VYRE_TRY(fs::check_counters(counters));
