@@ -7,17 +7,13 @@
 #include "support/backends.hpp"
 
 using namespace vyre;
+using vyre::test::add_one;
 using vyre::test::backend_list;
 using vyre::test::from_bytes;
 using vyre::test::parse_checked;
 using vyre::test::to_bytes;
 
 namespace {
-const char* add_one =
-    "(program add_one (workgroup 64 1 1)\n"
-    "  (buffer x 0 read_write u32 0)\n"
-    "  (let i (gid x))\n"
-    "  (if (lt i (len x)) ((store x i (add (load x i) 1)))))\n";
 const char* axpy =
     "(program axpy (workgroup 64 1 1)\n"
     "  (buffer a 0 read u32 0)\n  (buffer y 1 read_write u32 0)\n  (buffer counter 2 read_write u32 1)\n"

@@ -13,6 +13,7 @@
 #include <vyre/testing/fault_injector.hpp>
 
 using namespace vyre;
+using vyre::test::add_one;
 using vyre::test::backend_list;
 using vyre::test::from_bytes;
 using vyre::test::parse_checked;
@@ -20,11 +21,6 @@ using vyre::test::to_bytes;
 using vyre::testing::fault_site;
 
 namespace {
-const char* add_one =
-    "(program add_one (workgroup 64 1 1)\n"
-    "  (buffer x 0 read_write u32 0)\n"
-    "  (let i (gid x))\n"
-    "  (if (lt i (len x)) ((store x i (add (load x i) 1)))))\n";
 
 std::vector<std::uint32_t> iota_u32(std::uint32_t n, std::uint32_t from = 0) {
     std::vector<std::uint32_t> v(n);

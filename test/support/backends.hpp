@@ -19,6 +19,13 @@ using backend_list = decltype(boost::hana::unpack(vyre::enabled_backends, [](aut
     return std::tuple<typename decltype(t)::type...>{};
 }));
 
+/// A resident-contract workhorse: adds 1 to every element of `x` (any length).
+inline constexpr const char* add_one =
+    "(program add_one (workgroup 64 1 1)\n"
+    "  (buffer x 0 read_write u32 0)\n"
+    "  (let i (gid x))\n"
+    "  (if (lt i (len x)) ((store x i (add (load x i) 1)))))\n";
+
 /// Parses a program, checks that it round-trips through the printer, and
 /// that it validates.
 inline ir::program parse_checked(const std::string& text) {
