@@ -99,18 +99,19 @@ public:
             rt = make_row_tables(L);
             for (const auto* t : rt.tables()) tables.push_back(t);
         }
-        std::vector<std::vector<std::uint8_t>> staging(tables.size());
+        // Uploaded straight from the tables (no staging copy: the peak memory
+        // of a solve is the layout plus its resident copy); an empty table is
+        // one zero word.
+        static constexpr std::uint32_t zero_word = 0;
         std::vector<vyre::upload_op<resource>> ops;
-        for (std::size_t i = 0; i < tables.size(); ++i) {
-            const auto& t = *tables[i];
-            std::size_t n = std::max<std::size_t>(t.size(), 1);
-            staging[i].assign(n * 4, 0);
-            if (!t.empty()) std::memcpy(staging[i].data(), t.data(), t.size() * 4);
+        for (const auto* t : tables) {
+            const std::size_t n = std::max<std::size_t>(t->size(), 1);
             auto r = d.allocate(n * 4);
             if (!r) return vyre::make_unexpected(r.error());
             g->tables_.push_back(*r);
             g->bytes_ += n * 4;
-            ops.push_back({*r, staging[i]});
+            const auto* data = reinterpret_cast<const std::uint8_t*>(t->empty() ? &zero_word : t->data());
+            ops.push_back({*r, vyre::bytes_view(data, n * 4)});
         }
         VYRE_TRY(d.upload_many(std::span<const vyre::upload_op<resource>>(ops)));
         g->shape_ = shape_of(L);
