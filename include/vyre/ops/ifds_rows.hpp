@@ -49,9 +49,9 @@ struct rows {
             n[i] = args[arg_rows + i].bytes.size() / 4;
         }
     }
-    std::uint32_t operator()(row_table t, std::uint64_t i) const { return i < n[t] ? p[t][i] : 0u; }
+    VYRE_IFDS_INLINE std::uint32_t operator()(row_table t, std::uint64_t i) const { return i < n[t] ? p[t][i] : 0u; }
     /// Entries [off[i], off[i+1]) of offset table `off`, clipped to the length of `elems`.
-    std::pair<std::uint32_t, std::uint32_t> range(row_table off, std::uint64_t i, row_table elems) const {
+    VYRE_IFDS_INLINE std::pair<std::uint32_t, std::uint32_t> range(row_table off, std::uint64_t i, row_table elems) const {
         return ifds::clip_range((*this)(off, i), (*this)(off, i + 1), n[elems]);
     }
 };
@@ -72,7 +72,7 @@ inline std::uint32_t read_bits(const words& pe, std::uint64_t pos, std::uint32_t
 
 /// Sets the bits of `mask` at bit position `pos`; returns those that were not set before.
 template <bool Atomic>
-std::uint32_t or_bits(const words& pe, std::uint64_t pos, std::uint32_t mask) {
+VYRE_IFDS_INLINE std::uint32_t or_bits(const words& pe, std::uint64_t pos, std::uint32_t mask) {
     const std::uint64_t w = pos >> 5;
     const std::uint32_t s = pos & 31;
     const std::uint32_t lo = mask << s, hi = s ? static_cast<std::uint32_t>(std::uint64_t(mask) >> (32 - s)) : 0u;
