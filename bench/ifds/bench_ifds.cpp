@@ -77,7 +77,7 @@ struct options {
 [[noreturn]] void usage(int code) {
     std::fprintf(code ? stderr : stdout,
                  "usage: bench_ifds [--sizes N,N,...] [--max-resident-edges N] [--threads N] [--seed S]\n"
-                 "                  [--repeat N] [--csv PATH] [--quick]\n"
+                 "                  [--repeat N] [--csv PATH] [--mode automatic|ir|ops|rows|solve] [--quick]\n"
                  "       bench_ifds --write FILE --procs N [--seed S]\n");
     std::exit(code);
 }
