@@ -104,10 +104,13 @@ vyre::result<std::vector<std::uint32_t>> solve_resident(const layout& L, std::ui
 int cmd_solve(const options& o) {
     if (o.backend != "tabulation" && o.backend != "cpu-ref" && o.backend != "cpu" && o.backend != "cuda")
         return usage("unknown backend '" + o.backend + "' (tabulation, cpu-ref, cpu, cuda)");
+#ifndef VYRE_WITH_CUDA
     if (o.backend == "cuda") {
-        std::cerr << "weir: backend 'cuda' is not available in this build (available: tabulation, cpu-ref, cpu)\n";
+        std::cerr << "weir: backend 'cuda' is not available in this build (it needs nvcc at build time; available: "
+                     "tabulation, cpu-ref, cpu)\n";
         return exit_invalid;
     }
+#endif
     if (!o.witnesses.empty() && o.format == "json")
         return usage("--format json is not available with --witness (witness paths are text, one vertex a line)");
     auto t0 = std::chrono::steady_clock::now();
@@ -177,6 +180,9 @@ int cmd_solve(const options& o) {
         bits = std::move(out->path_edges);
     } else {
         auto r = o.backend == "cpu" ? solve_resident<vyre::cpu>(L, o.memory_budget, st)
+#ifdef VYRE_WITH_CUDA
+                 : o.backend == "cuda" ? solve_resident<vyre::cuda>(L, o.memory_budget, st)
+#endif
                                     : solve_resident<vyre::cpu_ref>(L, o.memory_budget, st);
         if (!r) return solver_failed(r.error());
         bits = std::move(*r);

@@ -15,11 +15,20 @@
 #include <vyre/backend/any_backend.hpp>
 #include <vyre/backend/cpu.hpp>
 #include <vyre/backend/cpu_ref.hpp>
+#ifdef VYRE_WITH_CUDA
+#include <vyre/backend/cuda.hpp>
+#endif
 
 namespace vyre {
 
-/// Every backend type enabled in this build, the reference first.
+/// Every backend type enabled in this build, the reference first. `cuda` is
+/// among them where the program is built with the vyre-cuda library
+/// (`VYRE_WITH_CUDA`).
+#ifdef VYRE_WITH_CUDA
+inline constexpr auto enabled_backends = boost::hana::tuple_t<cpu_ref, cpu, cuda>;
+#else
 inline constexpr auto enabled_backends = boost::hana::tuple_t<cpu_ref, cpu>;
+#endif
 
 /// Ids of the enabled backends, in `enabled_backends` order.
 inline std::vector<std::string> backend_ids() {
