@@ -31,6 +31,7 @@ namespace detail {
 struct cuda_module {
     ir::program program;
     std::uint64_t hash = 0;
+    bool counts_steps = false;  ///< lowered with step counting (dispatches with a step budget)
     const ops::op_info* op = nullptr;  ///< set for an op-bodied program
     CUmodule module = nullptr;
     CUfunction kernel = nullptr;
@@ -79,6 +80,12 @@ using fn_error_string = CUresult (*)(CUresult, const char**);
 struct allocation {
     void* ptr = nullptr;
     std::uint64_t size = 0;
+};
+
+/// What a launch's status words are checked against.
+struct launch_info {
+    std::string program;
+    std::uint64_t budget = 0;
 };
 
 /// One bound buffer on the device.
@@ -290,10 +297,13 @@ struct cuda_state {
 
     // ---- compiled programs -----------------------------------------------------------
 
-    result<std::shared_ptr<const cuda_module>> module_for(const ir::program& p) {
+    result<std::shared_ptr<const cuda_module>> module_for(const ir::program& p, bool count_steps = false) {
+        const bool op_body = p.body.size() == 1 && p.body[0].kind == ir::stmt_kind::op;
+        count_steps = count_steps && !op_body;
+        // Key: structural hash, architecture, lowering version, step counting.
         const std::uint64_t h = ir::structural_hash(p) ^ (std::uint64_t(arch) << 48) ^
-                                (std::uint64_t(cuda_lowering::version) << 40);
-        if (auto it = modules.find(h); it != modules.end() && it->second->program == p) {
+                                (std::uint64_t(cuda_lowering::version) << 40) ^ (count_steps ? 0x9e3779b97f4a7c15ull : 0);
+        if (auto it = modules.find(h); it != modules.end() && it->second->program == p && it->second->counts_steps == count_steps) {
             ++hits;
             return std::shared_ptr<const cuda_module>(it->second);
         }
@@ -305,7 +315,8 @@ struct cuda_state {
         auto m = std::make_shared<cuda_module>();
         m->program = p;
         m->hash = h;
-        if (p.body.size() == 1 && p.body[0].kind == ir::stmt_kind::op) {
+        m->counts_steps = count_steps;
+        if (op_body) {
             const auto& names = cuda_kernels::names();
             if (std::find(names.begin(), names.end(), p.body[0].name) == names.end()) {
                 std::string list;
@@ -316,7 +327,7 @@ struct cuda_state {
             }
             m->op = ops::find_op(p.body[0].name);
         } else {
-            auto low = cuda_lowering::lower(p);
+            auto low = cuda_lowering::lower(p, {count_steps});
             if (!low) return make_unexpected(low.error());
             auto img = cuda_nvrtc::compile(low->source, p.name, arch);
             if (!img) return make_unexpected(img.error());
@@ -391,18 +402,27 @@ struct cuda_state {
         }
         values.push_back(reinterpret_cast<std::uint64_t>(status_out));
         params.push_back(&values.back());
+        values.push_back(c.step_budget);
+        params.push_back(&values.back());
         return check(launch(m.kernel, grid[0], grid[1], grid[2], wg[0], wg[1], wg[2], unsigned(m.shared_bytes),
                             reinterpret_cast<CUstream>(s), params.data(), nullptr),
                      "launching program '" + p.name + "'");
     }
 
     /// The error of the first failed launch among `n` status slots (already copied to the host).
-    result<void> status_error(const std::uint32_t* words, std::uint32_t n, const std::vector<std::string>& names) {
+    result<void> status_error(const std::uint32_t* words, std::uint32_t n, const std::vector<launch_info>& launches) {
         for (std::uint32_t k = 0; k < n; ++k) {
             const std::uint32_t* w = words + std::size_t(k) * cuda_lowering::status_words;
-            if (w[0] == 1)
+            const std::string name = k < launches.size() ? launches[k].program : std::string("?");
+            if (w[0] == cuda_lowering::status_step_budget)
                 return fail(error_code::dispatch_failed,
-                            "divergent barrier in program '" + (k < names.size() ? names[k] : std::string("?")) +
+                            "program '" + name + "' exceeded its step budget of " +
+                                std::to_string(k < launches.size() ? launches[k].budget : 0) +
+                                " steps (statements and invocation starts)",
+                            "raise dispatch_config::step_budget or check the program for an endless loop");
+            if (w[0] == cuda_lowering::status_divergent_barrier)
+                return fail(error_code::dispatch_failed,
+                            "divergent barrier in program '" + name +
                                 "', workgroup (" + std::to_string(w[1]) + "," + std::to_string(w[2]) + "," +
                                 std::to_string(w[3]) + "): invocations wait at barrier #" + std::to_string(w[4]) +
                                 " and at barrier #" + std::to_string(w[5]),
@@ -448,19 +468,19 @@ struct cuda_state {
 
     /// Enqueues the steps of a sequence from status slot `first_slot` on.
     result<void> enqueue_steps(std::span<const resident_step<cuda_resource>> steps, std::uint32_t first_slot,
-                               std::vector<std::string>& names) {
+                               std::vector<launch_info>& names) {
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const auto& st = steps[i];
             if (!st.program)
                 return fail(error_code::invalid_argument, "resident sequence step " + std::to_string(i) + " has no program",
                             "set resident_step::program");
-            auto m = module_for(*st.program);
+            auto m = module_for(*st.program, st.config.step_budget != 0);
             if (!m) return fail(m.error().code(), "resident sequence step " + std::to_string(i) + ": " + m.error().message(), m.error().fix());
             auto b = bind(*st.program, st.resources, "dispatch_resident");
             if (!b) return fail(b.error().code(), "resident sequence step " + std::to_string(i) + ": " + b.error().message(), b.error().fix());
             auto r = enqueue(**m, *b, st.config, stream, status + std::size_t(first_slot + i) * cuda_lowering::status_words);
             if (!r) return fail(r.error().code(), "resident sequence step " + std::to_string(i) + ": " + r.error().message(), r.error().fix());
-            names.push_back(st.program->name);
+            names.push_back({st.program->name, st.config.step_budget});
             metrics["resident_dispatches"]++;
         }
         return {};
@@ -522,9 +542,17 @@ struct cuda_state {
         } keep{ev0, ev1};
         VYRE_TRY(check(cudaEventRecord(ev0, stream), "cudaEventRecord"));
         if (status_bytes) VYRE_TRY(check(cudaMemsetAsync(status, 0, status_bytes, stream), "clearing the status words"));
-        std::vector<std::string> names;
+        std::vector<launch_info> names;
         VYRE_TRY(enqueue_steps(prefix, 0, names));
         if (repeat > 0 && !repeated.empty()) {
+            // Compile and load first: module loading is not allowed while a stream captures.
+            for (std::size_t i = 0; i < repeated.size(); ++i)
+                if (repeated[i].program) {
+                    auto m = module_for(*repeated[i].program, repeated[i].config.step_budget != 0);
+                    if (!m)
+                        return fail(m.error().code(), "resident sequence step " + std::to_string(i) + ": " + m.error().message(),
+                                    m.error().fix());
+                }
             VYRE_TRY(check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture"));
             auto r = enqueue_steps(repeated, std::uint32_t(prefix.size()), names);
             cudaGraph_t graph = nullptr;
@@ -582,13 +610,15 @@ struct cuda_state {
         std::vector<device_buffer> bufs;
         std::vector<void*> temps;
         std::shared_ptr<const cuda_module> module;
+        std::uint64_t budget = 0;
     };
 
     result<void> enqueue_host(host_run& h, const ir::program& p, std::span<const bytes_view> inputs, const dispatch_config& c,
                               cudaStream_t s, std::uint8_t* pinned_in, std::uint32_t* status_out) {
-        auto m = module_for(p);
+        auto m = module_for(p, c.step_budget != 0);
         if (!m) return make_unexpected(m.error());
         h.module = *m;
+        h.budget = c.step_budget;
         auto bound = bind_host_inputs(p, inputs, h.storage);
         if (!bound) return make_unexpected(bound.error());
         h.bufs.assign(p.buffers.size(), {});
@@ -652,7 +682,7 @@ struct cuda_state {
     /// The outputs of a finished host dispatch.
     result<std::vector<bytes>> collect(host_run& h, const ir::program& p, const std::uint8_t* pinned_out,
                                        const std::vector<std::uint64_t>& offs) {
-        VYRE_TRY(status_error(reinterpret_cast<const std::uint32_t*>(pinned_out), 1, {p.name}));
+        VYRE_TRY(status_error(reinterpret_cast<const std::uint32_t*>(pinned_out), 1, {{p.name, h.budget}}));
         std::vector<bytes> out;
         std::size_t k = 0;
         for (std::size_t i = 0; i < p.buffers.size(); ++i) {

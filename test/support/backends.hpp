@@ -11,13 +11,23 @@
 #include <catch2/catch.hpp>
 
 #include <vyre/vyre.hpp>
+#ifdef VYRE_TEST_BACKEND_HEADER
+#include VYRE_TEST_BACKEND_HEADER
+#endif
 
 namespace vyre::test {
 
-/// `std::tuple<cpu_ref, ...>`: the enabled backends, from `vyre::enabled_backends`.
+#if defined(VYRE_TEST_BACKEND)
+/// The one backend this build of the conformance suite checks (the cuda and
+/// lowering test programs compile the conformance sources with
+/// `-DVYRE_TEST_BACKEND=...` and `-DVYRE_TEST_BACKEND_HEADER=...`).
+using backend_list = std::tuple<VYRE_TEST_BACKEND>;
+#else
+/// `std::tuple<cpu_ref, ...>`: the enabled host backends, from `vyre::enabled_backends`.
 using backend_list = decltype(boost::hana::unpack(vyre::enabled_backends, [](auto... t) {
     return std::tuple<typename decltype(t)::type...>{};
 }));
+#endif
 
 /// A resident-contract workhorse: adds 1 to every element of `x` (any length).
 inline constexpr const char* add_one =
