@@ -6,7 +6,8 @@
 // stdout: the result (or the witness paths), exactly as the spec says; nothing else.
 // stderr: errors, --stats, and a progress line for long solves when it is a terminal.
 // Exit status: 0 success, 1 a requested witness does not hold, 2 bad input or usage,
-// 3 the solve needs more memory than --memory-budget (or the machine) allows.
+// 3 the solve needs more memory than --memory-budget (or the machine) allows,
+// 4 the backend's device is missing or lost (--backend cuda on a machine without a GPU).
 
 #include <unistd.h>
 
@@ -28,6 +29,7 @@ using namespace weir::ifds;
 constexpr int exit_no_path = 1;
 constexpr int exit_invalid = 2;
 constexpr int exit_memory = 3;
+constexpr int exit_no_device = 4;  ///< the backend's device is missing or lost (e.g. --backend cuda without a GPU)
 
 int usage(const std::string& why) {
     if (!why.empty()) std::cerr << "weir: " << why << "\n";
@@ -68,10 +70,12 @@ std::optional<std::uint64_t> parse_size(const std::string& s) {
     return v << shift;
 }
 
-/// Prints a solver error; out of memory gets its own exit status.
+/// Prints a solver error; out of memory and a missing device get their own exit statuses.
 int solver_failed(const vyre::backend_error& e) {
     std::cerr << "weir: " << e.what() << "\n";
-    return e.code() == vyre::error_code::out_of_memory ? exit_memory : exit_invalid;
+    if (e.code() == vyre::error_code::out_of_memory) return exit_memory;
+    if (e.code() == vyre::error_code::device_lost) return exit_no_device;
+    return exit_invalid;
 }
 
 /// Solves on a resident vyre backend; returns the path-edge bits.
