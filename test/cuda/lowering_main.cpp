@@ -6,7 +6,10 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -17,6 +20,7 @@
 #include <vyre/ir/validate.hpp>
 #include <weir/ifds/kernels.hpp>
 
+#include "emulation.hpp"
 #include "recording_backend.hpp"
 
 #ifndef VYRE_GPU_ARCH
@@ -133,5 +137,19 @@ int main(int argc, char** argv) {
         std::printf("cuda lowering: no program was compiled; the recording did not work\n");
         return 1;
     }
-    return (failed_tests != 0 || bad != 0) ? 1 : 0;
+
+    // The lowered code itself, run on the host against the reference's recorded results.
+    const auto dispatches = test::recording_ref::recorded_dispatches();
+    const auto work = std::filesystem::temp_directory_path() / ("vyre-cuda-emulation-" + std::to_string(::getpid()));
+    auto rep = test::emulation::replay(dispatches, VYRE_EMU_CXX, VYRE_EMU_FLAGS, work);
+    for (const auto& f : rep.failures) std::printf("EMULATION MISMATCH: %s\n", f.c_str());
+    std::printf("cuda lowering, emulated on host threads: %zu of %zu replayed dispatches equal the reference "
+                "(%zu skipped: catalogue ops, refused inputs or too large), %zu failures\n",
+                rep.matched, rep.replayed, rep.skipped, rep.failures.size());
+    if (rep.failures.empty()) std::filesystem::remove_all(work);
+    if (rep.matched == 0) {
+        std::printf("cuda lowering: no dispatch was replayed; the emulation did not work\n");
+        return 1;
+    }
+    return (failed_tests != 0 || bad != 0 || !rep.failures.empty()) ? 1 : 0;
 }

@@ -110,9 +110,15 @@ inline const char* storage_type(ir::scalar_type t) {
     }
 }
 
-/// Device helpers every generated program starts with.
-inline constexpr const char* prelude = R"(#include <cuda_fp16.h>
+/// Device helpers every generated program starts with. (With
+/// `VYRE_CUDA_EMULATION` defined, the CUDA headers and the shared-memory
+/// declaration come from elsewhere: the emulation test runs the generated
+/// code on the host.)
+inline constexpr const char* prelude = R"(#ifndef VYRE_CUDA_EMULATION
+#include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#define VY_SMEM_DECL extern __shared__ __align__(16) unsigned char vy_smem[]
+#endif
 typedef unsigned int u32;
 typedef int i32;
 typedef unsigned long long u64;
@@ -237,7 +243,7 @@ public:
         src += prelude;
         src += "extern \"C\" __global__ void " + std::string(kernel_name) + "(" + params +
                "u32* vy_status, const u64 vy_budget) {\n";
-        src += "  extern __shared__ __align__(16) unsigned char vy_smem[];\n";
+        src += "  VY_SMEM_DECL;\n";
         src += smem;
         if (zero_bytes || barriers_) {
             src += "  {\n    const u32 t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <vyre/backend/capabilities.hpp>
 #include <vyre/backend/config.hpp>
 #include <vyre/backend/detail/interpreter.hpp>
 #include <vyre/core/result.hpp>
