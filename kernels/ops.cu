@@ -142,6 +142,18 @@ cudaError_t with_temp(scratch& sc, Run run) {
     return run(t, temp);
 }
 
+/// A CUB selection of up to `n` items into scratch `out`, its count into
+/// scratch `cnt` (0 when n is 0); `select(temp, temp_bytes)` runs CUB.
+template <class T, class Select>
+cudaError_t select_into_scratch(scratch& sc, u64 n, T*& out, int*& cnt, Select select) {
+    out = sc.get<T>(n);
+    cnt = sc.get<int>(1);
+    if (sc.err) return sc.err;
+    cudaError_t e = cudaMemsetAsync(cnt, 0, sizeof(int), sc.s);
+    if (e || n == 0) return e;
+    return with_temp(sc, select);
+}
+
 template <class T>
 cudaError_t sort_keys(const op_arg* a, cudaStream_t s) {
     const u64 n = count_of<T>(a[0]);
@@ -161,17 +173,12 @@ template <class T>
 cudaError_t unique_keys(const op_arg* a, cudaStream_t s) {
     const u64 n = count_of<T>(a[0]);
     scratch sc(s);
-    T* out = sc.get<T>(n);
-    int* cnt = sc.get<int>(1);
-    if (sc.err) return sc.err;
-    cudaError_t e = cudaMemsetAsync(cnt, 0, sizeof(int), s);
+    T* out = nullptr;
+    int* cnt = nullptr;
+    cudaError_t e = select_into_scratch<T>(sc, n, out, cnt, [&](void* t, std::size_t& bytes) {
+        return cub::DeviceSelect::Unique(t, bytes, ptr<T>(a[0]), out, cnt, static_cast<long long>(n), s);
+    });
     if (e) return e;
-    if (n) {
-        e = with_temp(sc, [&](void* t, std::size_t& bytes) {
-            return cub::DeviceSelect::Unique(t, bytes, ptr<T>(a[0]), out, cnt, static_cast<long long>(n), s);
-        });
-        if (e) return e;
-    }
     u32* count_out = count_of<u32>(a[1]) ? ptr<u32>(a[1]) : nullptr;
     copy_prefix_k<T><<<blocks_for(n), block, 0, s>>>(out, cnt, ptr<T>(a[0]), n, count_out, n);
     return cudaGetLastError();
@@ -220,18 +227,13 @@ cudaError_t run(std::string_view name, const op_arg* a, cudaStream_t s) {
         const u64 ns = count_of<u32>(a[0]), nf = count_of<u32>(a[1]), nd = count_of<u32>(a[2]);
         const u64 n = ns < nf ? ns : nf;
         scratch sc(s);
-        u32* sel = sc.get<u32>(n);
-        int* cnt = sc.get<int>(1);
-        if (sc.err) return sc.err;
-        cudaError_t e = cudaMemsetAsync(cnt, 0, sizeof(int), s);
+        u32* sel = nullptr;
+        int* cnt = nullptr;
+        cudaError_t e = select_into_scratch<u32>(sc, n, sel, cnt, [&](void* t, std::size_t& bytes) {
+            return cub::DeviceSelect::Flagged(t, bytes, ptr<u32>(a[0]), ptr<u32>(a[1]), sel, cnt,
+                                              static_cast<long long>(n), s);
+        });
         if (e) return e;
-        if (n) {
-            e = with_temp(sc, [&](void* t, std::size_t& bytes) {
-                return cub::DeviceSelect::Flagged(t, bytes, ptr<u32>(a[0]), ptr<u32>(a[1]), sel, cnt,
-                                                  static_cast<long long>(n), s);
-            });
-            if (e) return e;
-        }
         u32* count_out = count_of<u32>(a[3]) ? ptr<u32>(a[3]) : nullptr;
         copy_prefix_k<u32><<<blocks_for(nd), block, 0, s>>>(sel, cnt, ptr<u32>(a[2]), nd, count_out, 0);
         return cudaGetLastError();

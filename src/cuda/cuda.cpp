@@ -88,6 +88,18 @@ struct launch_info {
     std::uint64_t budget = 0;
 };
 
+/// Two timing events, destroyed with the pair.
+struct event_pair {
+    cudaEvent_t start = nullptr, stop = nullptr;
+    event_pair() = default;
+    event_pair(const event_pair&) = delete;
+    event_pair& operator=(const event_pair&) = delete;
+    ~event_pair() {
+        if (start) cudaEventDestroy(start);
+        if (stop) cudaEventDestroy(stop);
+    }
+};
+
 /// One bound buffer on the device.
 struct device_buffer {
     void* ptr = nullptr;
@@ -223,6 +235,11 @@ struct cuda_state {
         VYRE_TRY(entry("cuFuncSetAttribute", set_attribute));
         VYRE_TRY(entry("cuGetErrorString", error_string));
         return status_capacity(64);
+    }
+
+    result<void> make_events(event_pair& e) {
+        VYRE_TRY(check(cudaEventCreate(&e.start), "cudaEventCreate"));
+        return check(cudaEventCreate(&e.stop), "cudaEventCreate");
     }
 
     result<void> status_capacity(std::uint32_t slots) {
@@ -530,17 +547,9 @@ struct cuda_state {
         const std::uint32_t slots = std::uint32_t(prefix.size() + repeated.size());
         VYRE_TRY(status_capacity(std::max<std::uint32_t>(slots, 1)));
         const std::uint64_t status_bytes = std::uint64_t(slots) * cuda_lowering::status_words * 4;
-        cudaEvent_t ev0 = nullptr, ev1 = nullptr;
-        VYRE_TRY(check(cudaEventCreate(&ev0), "cudaEventCreate"));
-        VYRE_TRY(check(cudaEventCreate(&ev1), "cudaEventCreate"));
-        struct events {
-            cudaEvent_t a, b;
-            ~events() {
-                cudaEventDestroy(a);
-                cudaEventDestroy(b);
-            }
-        } keep{ev0, ev1};
-        VYRE_TRY(check(cudaEventRecord(ev0, stream), "cudaEventRecord"));
+        event_pair ev;
+        VYRE_TRY(make_events(ev));
+        VYRE_TRY(check(cudaEventRecord(ev.start, stream), "cudaEventRecord"));
         if (status_bytes) VYRE_TRY(check(cudaMemsetAsync(status, 0, status_bytes, stream), "clearing the status words"));
         std::vector<launch_info> names;
         VYRE_TRY(enqueue_steps(prefix, 0, names));
@@ -583,13 +592,13 @@ struct cuda_state {
         if (!offs) return make_unexpected(offs.error());
         if (status_bytes)
             VYRE_TRY(check(cudaMemcpyAsync(host, status, status_bytes, cudaMemcpyDeviceToHost, stream), "reading the status words"));
-        VYRE_TRY(check(cudaEventRecord(ev1, stream), "cudaEventRecord"));
+        VYRE_TRY(check(cudaEventRecord(ev.stop, stream), "cudaEventRecord"));
         const std::uint64_t enqueue_ns = ns_since(t0);
         const auto t1 = clock::now();
         VYRE_TRY(check(cudaStreamSynchronize(stream), "waiting for the sequence"));
         const std::uint64_t wait_ns = ns_since(t1);
         float ms = 0;
-        cudaEventElapsedTime(&ms, ev0, ev1);
+        cudaEventElapsedTime(&ms, ev.start, ev.stop);
         std::vector<std::uint32_t> words(status_bytes / 4);
         if (status_bytes) std::memcpy(words.data(), host, status_bytes);
         // the names of the repeated steps repeat: slot k is prefix step k, then repeated step k - prefix
@@ -702,18 +711,10 @@ struct cuda_state {
         const auto t0 = clock::now();
         auto st = staging(host_bytes(p, inputs));
         if (!st) return make_unexpected(st.error());
-        cudaEvent_t ev0 = nullptr, ev1 = nullptr;
-        VYRE_TRY(check(cudaEventCreate(&ev0), "cudaEventCreate"));
-        VYRE_TRY(check(cudaEventCreate(&ev1), "cudaEventCreate"));
-        struct events {
-            cudaEvent_t a, b;
-            ~events() {
-                cudaEventDestroy(a);
-                cudaEventDestroy(b);
-            }
-        } keep{ev0, ev1};
+        event_pair ev;
+        VYRE_TRY(make_events(ev));
         host_run h;
-        VYRE_TRY(check(cudaEventRecord(ev0, stream), "cudaEventRecord"));
+        VYRE_TRY(check(cudaEventRecord(ev.start, stream), "cudaEventRecord"));
         auto r = enqueue_host(h, p, inputs, c, stream, *st, status);
         if (!r) {
             for (void* t : h.temps) cudaFreeAsync(t, stream);
@@ -726,13 +727,13 @@ struct cuda_state {
         std::uint8_t* out_area = *st + in_bytes;
         auto offs = enqueue_outputs(h, p, stream, out_area, status);
         if (!offs) return make_unexpected(offs.error());
-        VYRE_TRY(check(cudaEventRecord(ev1, stream), "cudaEventRecord"));
+        VYRE_TRY(check(cudaEventRecord(ev.stop, stream), "cudaEventRecord"));
         const std::uint64_t enqueue_ns = ns_since(t0);
         const auto t1 = clock::now();
         VYRE_TRY(check(cudaStreamSynchronize(stream), "running program '" + p.name + "'"));
         const std::uint64_t wait_ns = ns_since(t1);
         float ms = 0;
-        cudaEventElapsedTime(&ms, ev0, ev1);
+        cudaEventElapsedTime(&ms, ev.start, ev.stop);
         auto out = collect(h, p, out_area, *offs);
         if (!out) return make_unexpected(out.error());
         return timed<std::vector<bytes>>{std::move(*out),
