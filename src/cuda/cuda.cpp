@@ -538,6 +538,23 @@ struct cuda_state {
         return offs;
     }
 
+    /// One compiled module over resources, waited for.
+    result<void> run_module(const cuda_module& m, std::span<const cuda_resource> rs, const dispatch_config& c) {
+        VYRE_TRY(ready());
+        VYRE_TRY(status_capacity(1));
+        auto b = bind(m.program, rs, "dispatch_resident");
+        if (!b) return make_unexpected(b.error());
+        const std::uint64_t status_bytes = cuda_lowering::status_words * 4;
+        auto host = staging(status_bytes);
+        if (!host) return make_unexpected(host.error());
+        VYRE_TRY(check(cudaMemsetAsync(status, 0, status_bytes, stream), "clearing the status words"));
+        VYRE_TRY(enqueue(m, *b, c, stream, status));
+        VYRE_TRY(check(cudaMemcpyAsync(*host, status, status_bytes, cudaMemcpyDeviceToHost, stream), "reading the status words"));
+        VYRE_TRY(check(cudaStreamSynchronize(stream), "running program '" + m.program.name + "'"));
+        metrics["resident_dispatches"]++;
+        return status_error(reinterpret_cast<const std::uint32_t*>(*host), 1, {{m.program.name, c.step_budget}});
+    }
+
     /// The whole sequence: prefix, `repeat` replays of `repeated` (a graph), readbacks; one synchronisation.
     result<timings> run_sequence(std::span<const resident_step<cuda_resource>> prefix,
                                  std::span<const resident_step<cuda_resource>> repeated, std::uint64_t repeat,
@@ -1096,10 +1113,13 @@ result<void> cuda::dispatch_resident(const ir::program& p, std::span<const resou
 result<void> cuda::dispatch_resident(const cuda_pipeline& pl, std::span<const resource> rs, const dispatch_config& c) {
     {
         std::lock_guard lk(s_->mu);
-        if (!pl || pl.owner_ != s_->instance || pl.context_ != s_->context)
+        auto& s = *s_;
+        if (!pl || pl.owner_ != s.instance || pl.context_ != s.context)
             return fail(error_code::invalid_resource,
                         "dispatch_resident: the pipeline is empty, from another backend instance, or older than a device reset",
                         "compile it again with compile_native on this instance");
+        // The pipeline's own module, no cache lookup (a step budget needs the step-counting variant: below).
+        if (c.step_budget == 0 || pl.module_->counts_steps) return s.run_module(*pl.module_, rs, c);
     }
     return dispatch_resident(pl.program(), rs, c);
 }
@@ -1176,6 +1196,7 @@ result<void> cuda::try_recover() {
         if (s.init_error) return make_unexpected(*s.init_error);
         return {};
     }
+    if (s.init_error) return make_unexpected(*s.init_error);  // e.g. a device ordinal that does not exist
     if (!s.lost) return {};
     cudaSetDevice(s.device);
     // The context and everything in it go away with the reset: forget, do not free.

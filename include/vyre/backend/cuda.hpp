@@ -52,7 +52,9 @@ struct cuda_resource {
 };
 
 /// A program compiled for one `cuda` instance (`cuda::compile_native`): run it
-/// with `cuda::dispatch_resident(pipeline, ...)` without a cache lookup.
+/// with `cuda::dispatch_resident(pipeline, ...)`, which launches its module
+/// directly (no hashing, no cache lookup). It stays valid until the
+/// instance's `shutdown()` or `try_recover()`.
 class cuda_pipeline {
 public:
     cuda_pipeline() = default;
