@@ -30,7 +30,6 @@ namespace detail {
 /// A compiled program: a loaded module and its kernel, or a catalogue op.
 struct cuda_module {
     ir::program program;
-    std::uint64_t hash = 0;
     bool counts_steps = false;  ///< lowered with step counting (dispatches with a step budget)
     const ops::op_info* op = nullptr;  ///< set for an op-bodied program
     CUmodule module = nullptr;
@@ -99,6 +98,9 @@ struct event_pair {
         if (stop) cudaEventDestroy(stop);
     }
 };
+
+/// `n` rounded up to a multiple of 16 (staging offsets stay aligned).
+constexpr std::uint64_t align16(std::uint64_t n) { return (n + 15) & ~std::uint64_t(15); }
 
 /// One bound buffer on the device.
 struct device_buffer {
@@ -286,29 +288,20 @@ struct cuda_state {
     // ---- resources --------------------------------------------------------------
 
     result<allocation*> get(const cuda_resource& r, const char* what) {
-        if (r.owner != instance)
-            return fail(error_code::invalid_resource,
-                        std::string(what) + ": the resource belongs to another backend instance",
-                        "use resources only with the backend that allocated them");
+        if (r.owner != instance) return make_unexpected(foreign_resource_error(what));
         if (r.context != context)
             return fail(error_code::invalid_resource,
                         std::string(what) + ": resource " + std::to_string(r.id) +
                             " was invalidated by a device reset (try_recover) or shutdown",
                         "allocate and upload it again");
         auto it = allocs.find(r.id);
-        if (it == allocs.end())
-            return fail(error_code::invalid_resource, std::string(what) + ": resource " + std::to_string(r.id) + " was freed",
-                        "do not use a resource after free()");
+        if (it == allocs.end()) return make_unexpected(freed_resource_error(what));
         return &it->second;
     }
     result<allocation*> get_range(const cuda_resource& r, std::uint64_t off, std::uint64_t len, const char* what) {
         auto a = get(r, what);
         if (!a) return a;
-        if (off > (*a)->size || len > (*a)->size - off)
-            return fail(error_code::invalid_argument,
-                        std::string(what) + ": range [" + std::to_string(off) + ", " + std::to_string(off) + "+" +
-                            std::to_string(len) + ") is outside a resource of " + std::to_string((*a)->size) + " bytes",
-                        "keep offset + length within the resource");
+        VYRE_TRY(check_range(off, len, (*a)->size, what));
         return a;
     }
 
@@ -331,7 +324,6 @@ struct cuda_state {
         VYRE_TRY(check_declared_sizes(p, limits()));
         auto m = std::make_shared<cuda_module>();
         m->program = p;
-        m->hash = h;
         m->counts_steps = count_steps;
         if (op_body) {
             const auto& names = cuda_kernels::names();
@@ -450,14 +442,7 @@ struct cuda_state {
 
     /// Device buffers of a resident dispatch of `p` over `rs`.
     result<std::vector<device_buffer>> bind(const ir::program& p, std::span<const cuda_resource> rs, const char* what) {
-        std::size_t need = 0;
-        for (const auto& b : p.buffers)
-            if (b.acc != ir::access::workgroup) ++need;
-        if (rs.size() != need)
-            return fail(error_code::invalid_argument,
-                        std::string(what) + ": program '" + p.name + "' has " + std::to_string(need) +
-                            " non-workgroup buffers but " + std::to_string(rs.size()) + " resources were given",
-                        "pass one resource per non-workgroup buffer, in declaration order");
+        VYRE_TRY(check_resource_count(p, rs.size(), what));
         std::vector<device_buffer> out(p.buffers.size());
         std::size_t k = 0;
         for (std::size_t i = 0; i < p.buffers.size(); ++i) {
@@ -471,14 +456,9 @@ struct cuda_state {
                 return fail(a.error().code(), a.error().message() + " (resource " + std::to_string(k) + ", buffer '" + d.name + "')",
                             a.error().fix());
             ++k;
-            const std::size_t es = ir::size_of(d.type);
-            if ((*a)->size % es != 0 || (d.count != 0 && (*a)->size != d.count * es))
-                return fail(error_code::invalid_argument,
-                            std::string(what) + ": buffer '" + d.name + "' of program '" + p.name + "' needs " +
-                                (d.count ? std::to_string(d.count * es) + " bytes" : "a multiple of " + std::to_string(es) + " bytes") +
-                                " but its resource has " + std::to_string((*a)->size),
-                            "allocate the resource with the buffer's byte length");
-            out[i] = {(*a)->ptr, (*a)->size / es, d.type};
+            auto count = bound_elements(p, d, (*a)->size, what);
+            if (!count) return make_unexpected(count.error());
+            out[i] = {(*a)->ptr, *count, d.type};
         }
         return out;
     }
@@ -525,7 +505,7 @@ struct cuda_state {
             if (!a) return make_unexpected(a.error());
             src.push_back(*a);
             offs.push_back(total);
-            total += (ranges[i].length + 15) & ~std::uint64_t(15);
+            total += align16(ranges[i].length);
         }
         auto st = staging(total);
         if (!st) return make_unexpected(st.error());
@@ -637,10 +617,25 @@ struct cuda_state {
         std::vector<void*> temps;
         std::shared_ptr<const cuda_module> module;
         std::uint64_t budget = 0;
+        std::uint8_t* out_area = nullptr;   ///< pinned memory behind the staged inputs: status words, then outputs
+        std::vector<std::uint64_t> offs;    ///< where each output lands in `out_area`
     };
 
+    /// Stages the inputs through `pinned_in`, allocates and fills the device
+    /// buffers, and enqueues the program. On failure the buffers are freed again.
     result<void> enqueue_host(host_run& h, const ir::program& p, std::span<const bytes_view> inputs, const dispatch_config& c,
                               cudaStream_t s, std::uint8_t* pinned_in, std::uint32_t* status_out) {
+        auto r = enqueue_host_buffers(h, p, inputs, c, s, pinned_in, status_out);
+        if (!r) {
+            for (void* t : h.temps) cudaFreeAsync(t, s);
+            h.temps.clear();
+        }
+        return r;
+    }
+
+    result<void> enqueue_host_buffers(host_run& h, const ir::program& p, std::span<const bytes_view> inputs,
+                                      const dispatch_config& c, cudaStream_t s, std::uint8_t* pinned_in,
+                                      std::uint32_t* status_out) {
         auto m = module_for(p, c.step_budget != 0);
         if (!m) return make_unexpected(m.error());
         h.module = *m;
@@ -664,12 +659,13 @@ struct cuda_state {
                 std::memcpy(pinned_in + off, h.storage[i].data(), n);
                 VYRE_TRY(check(cudaMemcpyAsync(ptr, pinned_in + off, n, cudaMemcpyHostToDevice, s),
                                "uploading buffer '" + d.name + "'"));
-                off += (n + 15) & ~std::uint64_t(15);
+                off += align16(n);
                 metrics["bytes_uploaded"] += n;
             } else {
                 VYRE_TRY(check(cudaMemsetAsync(ptr, 0, n, s), "zeroing buffer '" + d.name + "'"));
             }
         }
+        h.out_area = pinned_in + off;
         VYRE_TRY(check(cudaMemsetAsync(status_out, 0, cuda_lowering::status_words * 4, s), "clearing the status words"));
         return enqueue(**m, h.bufs, c, s, status_out);
     }
@@ -679,42 +675,44 @@ struct cuda_state {
         std::uint64_t n = cuda_lowering::status_words * 4 + 16;
         std::size_t k = 0;
         for (const auto& d : p.buffers) {
-            if (ir::is_input(d.acc) && k < inputs.size()) n += ((inputs[k++].size() + 15) & ~std::uint64_t(15)) * 2;
-            if (d.acc == ir::access::output) n += ((d.count * ir::size_of(d.type) + 15) & ~std::uint64_t(15));
+            if (ir::is_input(d.acc) && k < inputs.size()) n += align16(inputs[k++].size()) * 2;
+            if (d.acc == ir::access::output) n += align16(d.count * ir::size_of(d.type));
         }
         return n;
     }
 
-    /// Enqueues the downloads of the outputs into `pinned_out`; returns their offsets.
-    result<std::vector<std::uint64_t>> enqueue_outputs(host_run& h, const ir::program& p, cudaStream_t s,
-                                                       std::uint8_t* pinned_out, std::uint32_t* status_in) {
-        std::vector<std::uint64_t> offs;
+    /// Enqueues the downloads of the status words and the outputs into `h.out_area`, then frees the device buffers.
+    result<void> enqueue_outputs(host_run& h, const ir::program& p, cudaStream_t s, std::uint32_t* status_in) {
+        auto r = enqueue_output_copies(h, p, s, status_in);
+        for (void* t : h.temps) cudaFreeAsync(t, s);
+        h.temps.clear();
+        return r;
+    }
+
+    result<void> enqueue_output_copies(host_run& h, const ir::program& p, cudaStream_t s, std::uint32_t* status_in) {
         std::uint64_t off = cuda_lowering::status_words * 4 + 16;
-        VYRE_TRY(check(cudaMemcpyAsync(pinned_out, status_in, cuda_lowering::status_words * 4, cudaMemcpyDeviceToHost, s),
+        VYRE_TRY(check(cudaMemcpyAsync(h.out_area, status_in, cuda_lowering::status_words * 4, cudaMemcpyDeviceToHost, s),
                        "reading the status words"));
         for (std::size_t i = 0; i < p.buffers.size(); ++i) {
             if (!ir::is_output(p.buffers[i].acc)) continue;
             const std::uint64_t n = h.storage[i].size();
-            offs.push_back(off);
-            if (n) VYRE_TRY(check(cudaMemcpyAsync(pinned_out + off, h.bufs[i].ptr, n, cudaMemcpyDeviceToHost, s),
+            h.offs.push_back(off);
+            if (n) VYRE_TRY(check(cudaMemcpyAsync(h.out_area + off, h.bufs[i].ptr, n, cudaMemcpyDeviceToHost, s),
                                   "downloading buffer '" + p.buffers[i].name + "'"));
-            off += (n + 15) & ~std::uint64_t(15);
+            off += align16(n);
         }
-        for (void* t : h.temps) cudaFreeAsync(t, s);
-        h.temps.clear();
-        return offs;
+        return {};
     }
 
     /// The outputs of a finished host dispatch.
-    result<std::vector<bytes>> collect(host_run& h, const ir::program& p, const std::uint8_t* pinned_out,
-                                       const std::vector<std::uint64_t>& offs) {
-        VYRE_TRY(status_error(reinterpret_cast<const std::uint32_t*>(pinned_out), 1, {{p.name, h.budget}}));
+    result<std::vector<bytes>> collect(host_run& h, const ir::program& p) {
+        VYRE_TRY(status_error(reinterpret_cast<const std::uint32_t*>(h.out_area), 1, {{p.name, h.budget}}));
         std::vector<bytes> out;
         std::size_t k = 0;
         for (std::size_t i = 0; i < p.buffers.size(); ++i) {
             if (!ir::is_output(p.buffers[i].acc)) continue;
             bytes b = std::move(h.storage[i]);
-            if (!b.empty()) std::memcpy(b.data(), pinned_out + offs[k], b.size());
+            if (!b.empty()) std::memcpy(b.data(), h.out_area + h.offs[k], b.size());
             metrics["bytes_downloaded"] += b.size();
             out.push_back(std::move(b));
             ++k;
@@ -733,17 +731,11 @@ struct cuda_state {
         host_run h;
         VYRE_TRY(check(cudaEventRecord(ev.start, stream), "cudaEventRecord"));
         auto r = enqueue_host(h, p, inputs, c, stream, *st, status);
+        if (r) r = enqueue_outputs(h, p, stream, status);
         if (!r) {
-            for (void* t : h.temps) cudaFreeAsync(t, stream);
-            cudaStreamSynchronize(stream);
+            cudaStreamSynchronize(stream);  // (the staging buffer may still be read)
             return make_unexpected(r.error());
         }
-        // Inputs are staged at the front; the outputs come back behind them.
-        std::uint64_t in_bytes = 0;
-        for (const auto& in : inputs) in_bytes += (in.size() + 15) & ~std::uint64_t(15);
-        std::uint8_t* out_area = *st + in_bytes;
-        auto offs = enqueue_outputs(h, p, stream, out_area, status);
-        if (!offs) return make_unexpected(offs.error());
         VYRE_TRY(check(cudaEventRecord(ev.stop, stream), "cudaEventRecord"));
         const std::uint64_t enqueue_ns = ns_since(t0);
         const auto t1 = clock::now();
@@ -751,7 +743,7 @@ struct cuda_state {
         const std::uint64_t wait_ns = ns_since(t1);
         float ms = 0;
         cudaEventElapsedTime(&ms, ev.start, ev.stop);
-        auto out = collect(h, p, out_area, *offs);
+        auto out = collect(h, p);
         if (!out) return make_unexpected(out.error());
         return timed<std::vector<bytes>>{std::move(*out),
                                          timings{ns_since(t0), static_cast<std::uint64_t>(double(ms) * 1e6), enqueue_ns, wait_ns}};
@@ -862,14 +854,11 @@ pending<std::vector<bytes>> cuda::dispatch_async(ir::program p, std::vector<byte
     using out_t = result<std::vector<bytes>>;
     // What the pending handle owns: its stream, its completion event, its pinned memory.
     struct in_flight {
-        detail::cuda_state* s = nullptr;
         cudaStream_t stream = nullptr;
         cudaEvent_t done = nullptr;
         void* pinned = nullptr;
         std::uint32_t* status = nullptr;  // its own status words
         detail::cuda_state::host_run h;
-        std::vector<std::uint64_t> offs;
-        std::uint8_t* out_area = nullptr;
         ~in_flight() {
             if (stream) cudaStreamSynchronize(stream);
             if (done) cudaEventDestroy(done);
@@ -883,7 +872,6 @@ pending<std::vector<bytes>> cuda::dispatch_async(ir::program p, std::vector<byte
         std::lock_guard lk(s_->mu);
         auto& s = *s_;
         VYRE_TRY(s.ready());
-        f->s = &s;
         VYRE_TRY(s.check(cudaStreamCreateWithFlags(&f->stream, cudaStreamNonBlocking), "cudaStreamCreate (async dispatch)"));
         VYRE_TRY(s.check(cudaEventCreateWithFlags(&f->done, cudaEventDisableTiming), "cudaEventCreate (async dispatch)"));
         std::vector<bytes_view> views(inputs.begin(), inputs.end());
@@ -891,14 +879,8 @@ pending<std::vector<bytes>> cuda::dispatch_async(ir::program p, std::vector<byte
         VYRE_TRY(s.check(cudaMallocHost(&f->pinned, need), "allocating pinned memory (async dispatch)"));
         VYRE_TRY(s.check(cudaMalloc(reinterpret_cast<void**>(&f->status), cuda_lowering::status_words * 4),
                          "allocating status words (async dispatch)"));
-        auto r = s.enqueue_host(f->h, p, views, c, f->stream, static_cast<std::uint8_t*>(f->pinned), f->status);
-        if (!r) return r;
-        std::uint64_t in_bytes = 0;
-        for (const auto& in : views) in_bytes += (in.size() + 15) & ~std::uint64_t(15);
-        f->out_area = static_cast<std::uint8_t*>(f->pinned) + in_bytes;
-        auto offs = s.enqueue_outputs(f->h, p, f->stream, f->out_area, f->status);
-        if (!offs) return make_unexpected(offs.error());
-        f->offs = *offs;
+        VYRE_TRY(s.enqueue_host(f->h, p, views, c, f->stream, static_cast<std::uint8_t*>(f->pinned), f->status));
+        VYRE_TRY(s.enqueue_outputs(f->h, p, f->stream, f->status));
         return s.check(cudaEventRecord(f->done, f->stream), "cudaEventRecord (async dispatch)");
     };
     auto started = start();
@@ -911,7 +893,7 @@ pending<std::vector<bytes>> cuda::dispatch_async(ir::program p, std::vector<byte
         cudaError_t e = cudaEventSynchronize(f->done);
         std::lock_guard lk(s_->mu);
         if (e != cudaSuccess) return s_->cuda_fail(e, "async dispatch of program '" + p.name + "'");
-        return s_->collect(f->h, p, f->out_area, f->offs);
+        return s_->collect(f->h, p);
     }));
 }
 
@@ -977,10 +959,7 @@ result<void> cuda::upload(const resource& r, bytes_view d) {
         VYRE_TRY(s_->ready());
         auto a = s_->get(r, "upload");
         if (!a) return make_unexpected(a.error());
-        if ((*a)->size != d.size())
-            return fail(error_code::invalid_argument,
-                        "upload: " + std::to_string(d.size()) + " bytes into a resource of " + std::to_string((*a)->size) + " bytes",
-                        "upload exactly the resource's size, or use upload_at for a range");
+        VYRE_TRY(detail::check_upload_size(d.size(), (*a)->size));
     }
     return upload_at(r, 0, d);
 }
@@ -1012,13 +991,9 @@ result<void> cuda::upload_many(std::span<const upload_op<resource>> ops) {
     for (std::size_t i = 0; i < ops.size(); ++i) {
         auto a = s.get(ops[i].resource, "upload_many");
         if (!a) return fail(a.error().code(), "upload " + std::to_string(i) + " of " + a.error().message(), a.error().fix());
-        if ((*a)->size != ops[i].data.size())
-            return fail(error_code::invalid_argument,
-                        "upload_many: upload " + std::to_string(i) + " has " + std::to_string(ops[i].data.size()) +
-                            " bytes for a resource of " + std::to_string((*a)->size),
-                        "upload exactly each resource's size");
+        VYRE_TRY(detail::check_upload_size(ops[i].data.size(), (*a)->size, static_cast<long>(i)));
         dst.push_back(*a);
-        total += (ops[i].data.size() + 15) & ~std::uint64_t(15);
+        total += detail::align16(ops[i].data.size());
     }
     auto st = s.staging(total);
     if (!st) return make_unexpected(st.error());
@@ -1028,7 +1003,7 @@ result<void> cuda::upload_many(std::span<const upload_op<resource>> ops) {
         if (n == 0) continue;
         std::memcpy(*st + off, ops[i].data.data(), n);
         VYRE_TRY(s.check(cudaMemcpyAsync(dst[i]->ptr, *st + off, n, cudaMemcpyHostToDevice, s.stream), "upload_many"));
-        off += (n + 15) & ~std::uint64_t(15);
+        off += detail::align16(n);
         bytes_moved += n;
     }
     VYRE_TRY(s.check(cudaStreamSynchronize(s.stream), "upload_many"));
@@ -1055,11 +1030,7 @@ result<void> cuda::download_into(const resource& r, mutable_bytes_view out) {
         VYRE_TRY(s_->ready());
         auto a = s_->get(r, "download_into");
         if (!a) return make_unexpected(a.error());
-        if ((*a)->size != out.size())
-            return fail(error_code::invalid_argument,
-                        "download_into: a resource of " + std::to_string((*a)->size) + " bytes into " +
-                            std::to_string(out.size()) + " bytes of storage",
-                        "size the output to the resource, or use download_range_into");
+        VYRE_TRY(detail::check_download_size(out.size(), (*a)->size));
     }
     return download_range_into(r, 0, out);
 }

@@ -36,14 +36,12 @@ using namespace vyre;
 
 /// What a program uses, to know which guards its source must contain.
 struct uses {
-    bool int_div = false, load = false, store = false, float_store = false, atomic = false, barrier = false,
-         float_arith = false, f16 = false;
+    bool load = false, store = false, float_store = false, atomic = false, barrier = false, f16 = false;
 };
 
 void scan(const ir::program& p, const ir::expr& e, uses& u) {
     if (e.kind == ir::expr_kind::load) u.load = true;
     if (e.kind == ir::expr_kind::atomic) u.atomic = true;
-    if (e.kind == ir::expr_kind::binary && (e.op == ir::op_code::div || e.op == ir::op_code::mod)) u.int_div = true;
     for (const auto& a : e.args) scan(p, a, u);
 }
 void scan(const ir::program& p, const std::vector<ir::stmt>& body, uses& u) {
@@ -70,8 +68,8 @@ std::string missing_guards(const ir::program& p, const std::string& src) {
     auto need = [&](bool cond, const char* what, const char* pattern) {
         if (cond && src.find(pattern) == std::string::npos) miss += std::string(" ") + what;
     };
-    // (an integer div/mod in the IR may be a float one; the helpers are always in the prelude,
-    // so check the call sites of the guarded forms instead)
+    // (integer div/mod guards live in the prelude's vy_div/vy_mod; whether a div is an integer one
+    // needs types, so the replay below checks them by running the code)
     need(u.load, "bounds-checked load", ") ? ");
     need(u.store, "bounds-checked store", "if ((u64)");
     need(u.float_store, "canonical NaN on store", "= vy_canon(");

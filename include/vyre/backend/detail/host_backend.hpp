@@ -94,11 +94,7 @@ public:
         VYRE_TRY(upload_fault("upload"));
         auto m = mem_.get(r, "upload");
         if (!m) return make_unexpected(m.error());
-        if ((*m)->size() != d.size())
-            return fail(error_code::invalid_argument,
-                        "upload: " + std::to_string(d.size()) + " bytes into a resource of " +
-                            std::to_string((*m)->size()) + " bytes",
-                        "upload exactly the resource's size, or use upload_at for a range");
+        VYRE_TRY(check_upload_size(d.size(), (*m)->size()));
         std::copy(d.begin(), d.end(), (*m)->begin());
         mem_.metrics.bytes_uploaded += d.size();
         mem_.metrics.upload_calls++;
@@ -124,11 +120,7 @@ public:
         for (std::size_t i = 0; i < ops.size(); ++i) {
             auto m = mem_.get(ops[i].resource, "upload_many");
             if (!m) return fail(m.error().code(), "upload " + std::to_string(i) + " of " + m.error().message(), m.error().fix());
-            if ((*m)->size() != ops[i].data.size())
-                return fail(error_code::invalid_argument,
-                            "upload_many: upload " + std::to_string(i) + " has " + std::to_string(ops[i].data.size()) +
-                                " bytes for a resource of " + std::to_string((*m)->size()),
-                            "upload exactly each resource's size");
+            VYRE_TRY(check_upload_size(ops[i].data.size(), (*m)->size(), static_cast<long>(i)));
             dst.push_back(*m);
             total += ops[i].data.size();
         }
@@ -149,11 +141,7 @@ public:
     result<void> download_into(const resource& r, mutable_bytes_view out) {
         auto m = mem_.get(r, "download_into");
         if (!m) return make_unexpected(m.error());
-        if ((*m)->size() != out.size())
-            return fail(error_code::invalid_argument,
-                        "download_into: a resource of " + std::to_string((*m)->size()) + " bytes into " +
-                            std::to_string(out.size()) + " bytes of storage",
-                        "size the output to the resource, or use download_range_into");
+        VYRE_TRY(check_download_size(out.size(), (*m)->size()));
         std::copy((*m)->begin(), (*m)->end(), out.begin());
         mem_.metrics.bytes_downloaded += out.size();
         mem_.metrics.download_calls++;
@@ -186,14 +174,7 @@ public:
         if (!cp) return make_unexpected(cp.error());
         std::vector<std::shared_ptr<std::vector<std::uint8_t>>> keep;
         std::vector<detail::bound_buffer> bound(p.buffers.size());
-        std::size_t need = 0;
-        for (const auto& b : p.buffers)
-            if (b.acc != ir::access::workgroup) ++need;
-        if (rs.size() != need)
-            return fail(error_code::invalid_argument,
-                        "dispatch_resident: program '" + p.name + "' has " + std::to_string(need) +
-                            " non-workgroup buffers but " + std::to_string(rs.size()) + " resources were given",
-                        "pass one resource per non-workgroup buffer, in declaration order");
+        VYRE_TRY(check_resource_count(p, rs.size(), "dispatch_resident"));
         std::size_t k = 0;
         for (std::size_t i = 0; i < p.buffers.size(); ++i) {
             const auto& d = p.buffers[i];
@@ -206,15 +187,9 @@ public:
                 return fail(m.error().code(), m.error().message() + " (resource " + std::to_string(k) + ", buffer '" + d.name + "')",
                             m.error().fix());
             ++k;
-            const std::size_t es = ir::size_of(d.type);
-            std::uint64_t size = (*m)->size();
-            if (size % es != 0 || (d.count != 0 && size != d.count * es))
-                return fail(error_code::invalid_argument,
-                            "dispatch_resident: buffer '" + d.name + "' of program '" + p.name + "' needs " +
-                                (d.count ? std::to_string(d.count * es) + " bytes" : "a multiple of " + std::to_string(es) + " bytes") +
-                                " but its resource has " + std::to_string(size),
-                            "allocate the resource with the buffer's byte length");
-            bound[i] = {(*m)->data(), size / es, d.type};
+            auto count = bound_elements(p, d, (*m)->size(), "dispatch_resident");
+            if (!count) return make_unexpected(count.error());
+            bound[i] = {(*m)->data(), *count, d.type};
             keep.push_back(*m);
         }
         VYRE_TRY(run(**cp, bound, c));

@@ -18,6 +18,7 @@
 #include <vyre/backend/capabilities.hpp>
 #include <vyre/backend/config.hpp>
 #include <vyre/backend/detail/interpreter.hpp>
+#include <vyre/backend/detail/resource_checks.hpp>
 #include <vyre/core/result.hpp>
 #include <vyre/ir/hash.hpp>
 #include <vyre/ir/validate.hpp>
@@ -151,12 +152,7 @@ public:
                                                                  std::uint64_t len, const char* what) const {
         auto d = get(r, what);
         if (!d) return d;
-        std::uint64_t size = (*d)->size();
-        if (offset > size || len > size - offset)
-            return fail(error_code::invalid_argument,
-                        std::string(what) + ": range [" + std::to_string(offset) + ", " + std::to_string(offset + len) +
-                            ") is past the end of a resource of " + std::to_string(size) + " bytes",
-                        "keep offset + length within the resource's byte length");
+        VYRE_TRY(check_range(offset, len, (*d)->size(), what));
         return d;
     }
 
@@ -172,13 +168,9 @@ private:
         bool live = false;
     };
     result<std::shared_ptr<std::vector<std::uint8_t>>> check_locked(const host_resource& r, const char* what) const {
-        if (r.owner != owner_)
-            return fail(error_code::invalid_resource,
-                        std::string(what) + ": the resource belongs to another backend instance",
-                        "use a resource only with the backend instance that allocated it");
+        if (r.owner != owner_) return make_unexpected(foreign_resource_error(what));
         if (r.slot >= slots_.size() || slots_[r.slot].generation != r.generation || !slots_[r.slot].live)
-            return fail(error_code::invalid_resource, std::string(what) + ": the resource was already freed",
-                        "do not use a resource after free()");
+            return make_unexpected(freed_resource_error(what));
         return slots_[r.slot].data;
     }
 
