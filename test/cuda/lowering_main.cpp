@@ -85,6 +85,31 @@ std::string missing_guards(const ir::program& p, const std::string& src) {
 // The IR fuzz corpus too (every kind of statement, storage type and atomic),
 // with generated inputs: raw random bits, so floats include NaNs, infinities
 // and subnormals. A step budget bounds the endless ones.
+TEST_CASE("NVRTC finds the toolkit's headers by itself, and names a bad override", "[cuda][nvrtc]") {
+    // Found without any hint: beside the loaded libnvrtc, or at the build-time path.
+    ::unsetenv("VYRE_CUDA_INCLUDE");
+    auto dir = cuda_nvrtc::include_dir();
+    REQUIRE(dir.has_value());
+    CHECK(std::filesystem::is_regular_file(std::filesystem::path(*dir) / "cuda_fp16.h"));
+
+    // An override without the headers is refused by name, not silently replaced.
+    const auto empty = std::filesystem::temp_directory_path() / ("vyre-no-cuda-headers-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(empty);
+    ::setenv("VYRE_CUDA_INCLUDE", empty.c_str(), 1);
+    auto bad = cuda_nvrtc::compile("extern \"C\" __global__ void k() {}", "k", VYRE_GPU_ARCH);
+    ::unsetenv("VYRE_CUDA_INCLUDE");
+    std::filesystem::remove_all(empty);
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.error().code() == error_code::compile_failed);
+    CHECK_THAT(bad.error().what(), Catch::Contains("VYRE_CUDA_INCLUDE") && Catch::Contains(empty.string()));
+
+    // An override that has them is used.
+    ::setenv("VYRE_CUDA_INCLUDE", dir->c_str(), 1);
+    auto good = cuda_nvrtc::compile("#include <cuda_fp16.h>\nextern \"C\" __global__ void k() {}", "k", VYRE_GPU_ARCH);
+    ::unsetenv("VYRE_CUDA_INCLUDE");
+    CHECK(good.has_value());
+}
+
 TEST_CASE("corpus programs on generated inputs, recorded for the lowering checks", "[cuda][lowering]") {
     std::size_t ran = 0;
     for (const auto& entry : std::filesystem::directory_iterator(VYRE_IR_CORPUS_DIR)) {
@@ -135,6 +160,7 @@ int main(int argc, char** argv) {
         distinct.emplace(ir::structural_hash(p), &p);
     }
     std::size_t compiled = 0, bad = 0;
+    std::string first_nvrtc_error;
     // Each program twice: as dispatched normally, and counting steps (a dispatch with a step budget).
     for (bool count : {false, true})
     for (const auto& [h, p] : distinct) {
@@ -154,19 +180,27 @@ int main(int argc, char** argv) {
         }
         auto img = cuda_nvrtc::compile(low->source, p->name, VYRE_GPU_ARCH);
         if (!img) {
-            std::printf("NVRTC FAILED for '%s': %s\n--- program ---\n%s--- source ---\n%s\n", p->name.c_str(),
-                        img.error().what(), ir::print(*p).c_str(), low->source.c_str());
+            // The program and source of the first failure only; the error of each.
+            if (first_nvrtc_error.empty())
+                std::printf("--- program '%s' ---\n%s--- its lowered source ---\n%s\n", p->name.c_str(),
+                            ir::print(*p).c_str(), low->source.c_str());
+            std::printf("NVRTC FAILED for '%s': %s\n", p->name.c_str(), img.error().what());
+            if (first_nvrtc_error.empty()) first_nvrtc_error = img.error().what();
             ++bad;
             continue;
         }
         ++compiled;
     }
+    const auto headers = cuda_nvrtc::include_dir();
     std::printf("cuda lowering: %zu distinct conformance programs, each lowered plain and step-counting: %zu "
-                "compiled by NVRTC %s for sm_%d, %zu failed (%zu recorded dispatches, %zu invalid on purpose, %zu "
-                "catalogue-op programs run as kernels)\n",
-                distinct.size(), compiled, cuda_nvrtc::version().c_str(), VYRE_GPU_ARCH, bad, programs.size(), invalid, ops);
+                "compiled by NVRTC %s for sm_%d with the headers in %s, %zu failed (%zu recorded dispatches, %zu "
+                "invalid on purpose, %zu catalogue-op programs run as kernels)\n",
+                distinct.size(), compiled, cuda_nvrtc::version().c_str(), VYRE_GPU_ARCH,
+                headers ? headers->c_str() : headers.error().what(), bad, programs.size(), invalid, ops);
+    if (!first_nvrtc_error.empty()) std::printf("cuda lowering: the first NVRTC failure: %s\n", first_nvrtc_error.c_str());
     if (compiled == 0) {
-        std::printf("cuda lowering: no program was compiled; the recording did not work\n");
+        std::printf("cuda lowering: no program was compiled%s\n",
+                    bad == 0 ? "; the recording did not work" : "");
         return 1;
     }
 

@@ -27,8 +27,12 @@ result<image> compile(const std::string& source, const std::string& name, std::u
 /// NVRTC's version as "major.minor".
 std::string version();
 
-/// The include directory handed to NVRTC (for `cuda_fp16.h`): `$VYRE_CUDA_INCLUDE`,
-/// else the toolkit's include directory found at build time.
-std::string include_dir();
+/// The include directory handed to NVRTC (it needs `cuda_fp16.h` and
+/// `cuda_bf16.h`): `$VYRE_CUDA_INCLUDE` when set; else the first directory
+/// holding both headers among the one beside the loaded libnvrtc (the headers
+/// that match its version), the one found at build time, `$CUDA_HOME/include`,
+/// `$CUDA_PATH/include` and `/usr/local/cuda/include`. The error lists what
+/// was tried.
+result<std::string> include_dir();
 
 } // namespace vyre::cuda_nvrtc
