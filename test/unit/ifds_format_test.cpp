@@ -241,6 +241,10 @@ TEST_CASE("ifds format: the first error in line order is reported", "[ifds][form
          with("flow a b id\nflow c late\nflow a b\nnode late main\n"), 12, "b", "repeated flow edge"},
         {"no seed loses to an earlier error", H + "flow a b 0>0\n", 10, "0>0", "0>0"},
         {"two errors on one line: the first token's", with("flow zz yy id\n"), 10, "zz", "unknown node"},
+        // p2 is declared twice; the flow waits for the scan and must resolve p2 to its first node
+        // (of f, as p1), even though the repeat is the node declared right after p1
+        {"a repeated node name means its first node, also for a statement before the repeat",
+         with("flow p1 p2 id\nnode p2 f\nnode p1 f\nnode p2 main\n"), 13, "p2", "already declared at line 11"},
     });
 }
 

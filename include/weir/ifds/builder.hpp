@@ -21,6 +21,7 @@
 #include <variant>
 #include <vector>
 
+#include <vyre/core/huge_pages.hpp>
 #include <vyre/core/result.hpp>
 #include <weir/ifds/problem.hpp>
 
@@ -203,7 +204,7 @@ private:
     }
     void rehash(std::size_t cap) {
         std::vector<slot> old = std::move(slots_);
-        slots_.assign(cap, slot{});
+        vyre::detail::assign_huge(slots_, cap, slot{});
         mask_ = cap - 1;
         for (slot& o : old)
             if (o.key != empty) {
@@ -227,10 +228,12 @@ public:
         if (want > slots_.size()) rehash(want);
     }
     /// The id of `name`, or `none32`.
-    std::uint32_t find(std::string_view name) const noexcept {
+    std::uint32_t find(std::string_view name) const noexcept { return find_hashed(name, hash(name)); }
+    /// `find` with the name's hash `h` (from `hash`) known.
+    std::uint32_t find_hashed(std::string_view name, std::uint64_t h) const noexcept {
         if (slots_.empty() || name.size() > max_len) return none32;
         const auto len = static_cast<std::uint32_t>(name.size());
-        for (std::size_t i = hash_bytes(name.data(), name.size()) & mask_;; i = (i + 1) & mask_) {
+        for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
             const slot& s = slots_[i];
             if (s.p == nullptr) return none32;
             if (s.len == len && equal(s.p, name.data(), len)) return s.val;
@@ -275,12 +278,7 @@ private:
         std::uint32_t val = 0;
     };
     static bool equal(const char* a, const char* b, std::uint32_t n) noexcept {
-        if (n <= 8) {
-            std::uint64_t x = 0, y = 0;
-            std::memcpy(&x, a, n);
-            std::memcpy(&y, b, n);
-            return x == y;
-        }
+        if (n < 8) return std::memcmp(a, b, n) == 0;
         if (n <= 16) {  // two overlapping 8-byte words
             std::uint64_t x0, y0, x1, y1;
             std::memcpy(&x0, a, 8);
@@ -298,7 +296,7 @@ private:
     }
     void rehash(std::size_t cap) {
         std::vector<slot> old = std::move(slots_);
-        slots_.assign(cap, slot{});
+        vyre::detail::assign_huge(slots_, cap, slot{});
         mask_ = cap - 1;
         for (const slot& s : old)
             if (s.p != nullptr) {
@@ -407,13 +405,27 @@ public:
 
     /// Reserves room for about `nodes` nodes and `flows` flow edges.
     void reserve(std::size_t nodes, std::size_t flows) {
-        role_.reserve(nodes);
-        retsite_.reserve(nodes);
-        call_seen_.reserve(nodes);
-        flow_pos_.reserve(nodes);
-        call_pos_.reserve(nodes);
-        flow_keys_.reserve(flows);
-        p_.flows.reserve(flows);
+        using vyre::detail::reserve_huge;
+        reserve_huge(role_, nodes);
+        reserve_huge(retsite_, nodes);
+        reserve_huge(call_seen_, nodes);
+        reserve_huge(flow_pos_, nodes);
+        reserve_huge(call_pos_, nodes);
+        reserve_huge(flow_keys_, flows);
+        reserve_huge(p_.flows, flows);
+    }
+
+    /// Reserves room for about `calls` call lines, `callee_flows`
+    /// callflow/retflow lines and `ctrflows` ctrflow lines.
+    void reserve_calls(std::size_t calls, std::size_t callee_flows, std::size_t ctrflows) {
+        using vyre::detail::reserve_huge;
+        reserve_huge(p_.calls, calls);
+        reserve_huge(pending_, callee_flows + ctrflows);
+        calls_.reserve(calls);
+        callf_keys_.reserve(callee_flows);
+        ret_keys_.reserve(callee_flows);
+        ctr_keys_.reserve(ctrflows);
+        p_.ctrflows.reserve(ctrflows);
     }
 
     /// `flow FROM TO FF`.

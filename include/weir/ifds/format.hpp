@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include <vyre/core/huge_pages.hpp>
 #include <vyre/core/result.hpp>
 #include <weir/ifds/builder.hpp>
 #include <weir/ifds/problem.hpp>
@@ -112,6 +113,45 @@ inline keyword classify(std::string_view k) noexcept {
     }
 }
 
+/// How many statements of each kind a text has, read off the first word of
+/// each line (a quick upper-bound estimate for reserving; the scan checks).
+struct statement_counts {
+    std::size_t nodes = 0;         ///< `node` lines, plus two per `proc` line
+    std::size_t flows = 0;         ///< `flow` lines
+    std::size_t calls = 0;         ///< `call` lines
+    std::size_t callee_flows = 0;  ///< `callflow` and `retflow` lines
+    std::size_t ctrflows = 0;      ///< `ctrflow` lines
+};
+
+/// Counts the statements of [p, end) by their keyword.
+inline statement_counts count_statements(const char* p, const char* end) noexcept {
+    statement_counts n;
+    auto is = [](const char* b, const char* e, const char* kw, std::size_t len) {
+        return static_cast<std::size_t>(e - b) > len && std::memcmp(b, kw, len) == 0 && (b[len] == ' ' || b[len] == '\t');
+    };
+    while (p < end) {
+        const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+        const char* e = nl ? nl : end;
+        while (p < e && (*p == ' ' || *p == '\t')) ++p;
+        if (p < e) {
+            switch (*p) {
+            case 'f': n.flows += is(p, e, "flow", 4); break;
+            case 'n': n.nodes += is(p, e, "node", 4); break;
+            case 'p': n.nodes += 2 * is(p, e, "proc", 4); break;
+            case 'c':
+                n.calls += is(p, e, "call", 4);
+                n.callee_flows += is(p, e, "callflow", 8);
+                n.ctrflows += is(p, e, "ctrflow", 7);
+                break;
+            case 'r': n.callee_flows += is(p, e, "retflow", 7); break;
+            default: break;
+            }
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return n;
+}
+
 /// The `.ifds` loader (one use).
 ///
 /// One scan reads the header and the declarations, and checks each statement
@@ -172,15 +212,17 @@ private:
         const char* const end = p + text_.size();
         if (text_.size() >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
         {
-            // reserve once, in proportion to the input: a node or a flow edge per line at
-            // most, about (reserved pages cost nothing until used; capped so that a huge
-            // input grows its arrays instead of reserving far ahead)
-            const auto lines = std::min<std::size_t>(static_cast<std::size_t>(std::count(p, end, '\n')) + 1,
-                                                     std::size_t{1} << 24);
-            p_.nodes.reserve(lines);
-            node_line_.reserve(lines);
-            nodes_.reserve(lines / 2);
-            ck_.reserve(lines, lines);
+            // reserve once, from a count of the statements (the arrays are then
+            // filled without moving, in storage hinted for huge pages; capped so
+            // that a huge input grows its arrays instead of reserving far ahead)
+            const statement_counts n = count_statements(p, end);
+            constexpr std::size_t cap = std::size_t{1} << 24;
+            const std::size_t nodes = std::min(n.nodes, cap);
+            vyre::detail::reserve_huge(p_.nodes, nodes);
+            vyre::detail::reserve_huge(node_line_, nodes);
+            nodes_.reserve(nodes);
+            ck_.reserve(nodes, std::min(n.flows, cap));
+            ck_.reserve_calls(std::min(n.calls, cap), std::min(n.callee_flows, cap), std::min(n.ctrflows, cap));
         }
         std::uint64_t line = 0;
         while (p < end) {
@@ -315,6 +357,7 @@ private:
         for (std::size_t i = 0; i < batch_size_; ++i) {
             const batched_node& b = batch_[i];
             const auto [old, fresh] = nodes_.insert_hashed(b.name, b.hash, b.id);
+            repeated_node_name_ |= !fresh;
             if (!fresh)
                 report(b.line, b.name, "node " + q(b.name) + " is already declared at line " +
                                            std::to_string(node_line_[old]));
@@ -415,8 +458,22 @@ private:
             report(line, "", std::string("expected a node name (") + role + "), found end of line");
             return none32;
         }
-        const node_id n = nodes_.find(t);
+        const node_id n = find_node(t);
         if (n == none32) unknown(line, t, "node", "a node declared by `proc` or `node`");
+        return n;
+    }
+
+    /// The node named `t`, or `none32`. Files list flows and calls in node
+    /// order, so the last node found and the one after it are tried before
+    /// the name table (whose probes miss the cache on large files). Only
+    /// while no node name is repeated: then a name has one node.
+    node_id find_node(std::string_view t) {
+        if (!repeated_node_name_) {
+            for (const node_id cand : {last_node_, last_node_ + 1})
+                if (cand < p_.nodes.size() && p_.nodes[cand].name == t) return last_node_ = cand;
+        }
+        const node_id n = nodes_.find(t);
+        if (n != none32) last_node_ = n;
         return n;
     }
 
@@ -433,8 +490,20 @@ private:
 
     fact_id fact_item(std::uint64_t line, std::string_view t) {
         if (t.size() == 1 && t[0] == '0') return zero_fact;
-        const fact_id f = facts_.find(t);
+        const fact_id f = find_fact(t);
         if (f == none32) unknown(line, t, "fact", "`0` or a fact declared by `facts`");
+        return f;
+    }
+
+    /// The fact named `t`, or `none32`. Neighbouring lines name the same few
+    /// facts (those of one procedure), so a small direct-mapped cache of
+    /// recent hits answers many lookups without probing the name table.
+    fact_id find_fact(std::string_view t) {
+        const std::uint64_t h = name_map::hash(t);
+        recent_fact& r = recent_facts_[h % recent_fact_slots];
+        if (r.hash == h && r.id != none32 && p_.facts[r.id - 1] == t) return r.id;
+        const fact_id f = facts_.find_hashed(t, h);
+        if (f != none32) r = recent_fact{h, f};
         return f;
     }
 
@@ -587,6 +656,14 @@ private:
     bool need_defer_ = false;  ///< the current statement uses a name not declared yet
     std::uint64_t last_line_ = 1;
     name_map facts_, procs_, nodes_;
+    node_id last_node_ = 0;             ///< the node `find_node` found last
+    bool repeated_node_name_ = false;   ///< some node name was declared twice
+    struct recent_fact {
+        std::uint64_t hash = 0;
+        fact_id id = none32;
+    };
+    static constexpr std::size_t recent_fact_slots = 256;
+    recent_fact recent_facts_[recent_fact_slots];  ///< `find_fact`'s cache
     std::vector<std::uint64_t> fact_line_, proc_line_, node_line_;
     std::vector<pending_node> pending_nodes_;
     std::vector<statement> stmts_;  ///< statements waiting for the end of the scan
@@ -646,21 +723,30 @@ inline vyre::result<problem, load_error> load_problem_file(const std::filesystem
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     std::size_t cap = !ec && size < (std::uintmax_t{1} << 40) ? static_cast<std::size_t>(size) + 1 : (1 << 16);
-    std::unique_ptr<char[]> text(new char[cap]);
+    vyre::detail::byte_buffer text;
+    try {
+        text = vyre::detail::byte_buffer(cap);
+    } catch (const std::bad_alloc&) {
+        std::fclose(fp);
+        return vyre::result<problem, load_error>(fail("not enough memory to read the file", 0));
+    }
     std::size_t have = 0;
     for (;;) {
-        have += std::fread(text.get() + have, 1, cap - have, fp);
+        have += std::fread(text.data() + have, 1, cap - have, fp);
         if (have < cap) break;
-        std::unique_ptr<char[]> bigger(new char[2 * cap]);
-        std::memcpy(bigger.get(), text.get(), have);
-        text = std::move(bigger);
+        try {
+            text.grow(2 * cap, have);
+        } catch (const std::bad_alloc&) {
+            std::fclose(fp);
+            return vyre::result<problem, load_error>(fail("not enough memory to read the file", 0));
+        }
         cap *= 2;
     }
     const bool bad = std::ferror(fp) != 0;
     const int err = errno;
     std::fclose(fp);
     if (bad) return vyre::result<problem, load_error>(fail("cannot read the file", err));
-    return load_problem(std::string_view(text.get(), have), name);
+    return load_problem(std::string_view(text.data(), have), name);
 }
 
 /// Writes `p` as `.ifds` text that loads back to an equal problem: the header,
