@@ -8,14 +8,19 @@
 #include <weir/ifds/builder.hpp>
 #include <weir/ifds/format.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <cstdint>
 #include <fstream>
 #include <functional>
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #ifndef WEIR_TEST_DATA_DIR
@@ -503,6 +508,50 @@ TEST_CASE("ifds format: load_problem_file reads the example files", "[ifds][form
         REQUIRE(r);
         CHECK(*r == load_ok(read_data(f)));
     }
+}
+
+/// A well-formed problem text of about `lines` flow lines (a chain of nodes
+/// in one procedure, flows with kills, gens and pairs), to exercise large inputs.
+std::string chain_problem(std::size_t lines) {
+    std::string t = "ifds 1\nfacts";
+    for (int f = 0; f < 64; ++f) t += " f" + std::to_string(f);
+    t += "\nproc main s e\n";
+    for (std::size_t i = 0; i < lines; ++i) t += "node n" + std::to_string(i) + " main\n";
+    t += "flow s n0 id\n";
+    for (std::size_t i = 0; i + 1 < lines; ++i)
+        t += "flow n" + std::to_string(i) + " n" + std::to_string(i + 1) + " id kill:f" + std::to_string(i % 64) +
+             " gen:f" + std::to_string((i * 7) % 64) + " f" + std::to_string((i * 3) % 64) + ">f" +
+             std::to_string((i * 5) % 64) + "\n";
+    t += "flow n" + std::to_string(lines - 1) + " e id\nseed s 0\n";
+    return t;
+}
+
+TEST_CASE("ifds format: load_problem_file reads large files and pipes whole", "[ifds][format]") {
+    // over 4 MiB: the file buffer and the loader's arrays take the huge-page-hinted path
+    const std::string text = chain_problem(100000);
+    REQUIRE(text.size() > (std::size_t{5} << 20));
+    auto expected = load_problem(text, "chain");
+    REQUIRE(expected);
+    CHECK(expected->nodes.size() == 100002);
+    CHECK(expected->flows.size() == 100001);
+
+    const auto dir = std::filesystem::temp_directory_path() / ("weir-format-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto file = dir / "chain.ifds";
+    std::ofstream(file, std::ios::binary) << text;
+    auto from_file = load_problem_file(file);
+    REQUIRE(from_file);
+    CHECK(*from_file == *expected);
+
+    // a pipe has no size: the buffer starts small and grows while reading
+    const auto fifo = dir / "chain.fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << text; });
+    auto from_pipe = load_problem_file(fifo);
+    writer.join();
+    std::filesystem::remove_all(dir);
+    REQUIRE(from_pipe);
+    CHECK(*from_pipe == *expected);
 }
 
 // -------------------------------------------------------------- builder -----

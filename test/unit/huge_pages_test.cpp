@@ -1,0 +1,73 @@
+/// \file test/unit/huge_pages_test.cpp
+/// The huge-page helpers (vyre/core/huge_pages.hpp) are hints: whatever the
+/// kernel does, they must keep the containers' laws. Sizes straddle the 4 MiB
+/// threshold so that both the hinted and the plain paths run.
+
+#include <catch2/catch.hpp>
+
+#include <vyre/core/huge_pages.hpp>
+
+#include <cstdint>
+#include <numeric>
+#include <algorithm>
+#include <vector>
+
+using namespace vyre::detail;
+
+TEST_CASE("advise_huge_pages accepts any range, null and unaligned included", "[core][huge_pages]") {
+    std::vector<std::uint8_t> v(std::size_t{9} << 20, 7);
+    advise_huge_pages(nullptr, std::size_t{1} << 30);
+    advise_huge_pages(v.data() + 1, v.size() - 1);
+    advise_huge_pages(v.data(), 10);
+    CHECK(v.front() == 7);
+    CHECK(v.back() == 7);
+}
+
+TEST_CASE("reserve_huge is reserve: capacity at least n, elements kept", "[core][huge_pages]") {
+    for (std::size_t n : {std::size_t{0}, std::size_t{100}, std::size_t{3} << 20}) {
+        std::vector<std::uint32_t> v(1000);
+        std::iota(v.begin(), v.end(), 0u);
+        const auto before = v;
+        reserve_huge(v, n);
+        CHECK(v.capacity() >= n);
+        CHECK(v == before);
+        const auto cap = v.capacity();
+        reserve_huge(v, n / 2);  // never shrinks
+        CHECK(v.capacity() == cap);
+    }
+}
+
+TEST_CASE("assign_huge is assign: n copies of the value, whatever was there", "[core][huge_pages]") {
+    for (std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{2} << 20}) {
+        std::vector<std::uint64_t> v(17, 3);
+        assign_huge(v, n, std::uint64_t{42});
+        REQUIRE(v.size() == n);
+        CHECK(std::count(v.begin(), v.end(), std::uint64_t{42}) == static_cast<std::ptrdiff_t>(n));
+    }
+}
+
+TEST_CASE("byte_buffer: writable capacity, growth keeps the prefix, moves leave the source empty",
+          "[core][huge_pages]") {
+    for (std::size_t cap : {std::size_t{0}, std::size_t{4096}, std::size_t{5} << 20}) {
+        byte_buffer b(cap);
+        REQUIRE(b.data() != nullptr);
+        CHECK(b.capacity() >= cap);
+        const std::size_t keep = std::min<std::size_t>(cap, 1000);
+        for (std::size_t i = 0; i < keep; ++i) b.data()[i] = static_cast<char>(i * 31);
+        b.grow(2 * cap + (std::size_t{6} << 20), keep);
+        CHECK(b.capacity() >= 2 * cap + (std::size_t{6} << 20));
+        bool same = true;
+        for (std::size_t i = 0; i < keep; ++i) same = same && b.data()[i] == static_cast<char>(i * 31);
+        CHECK(same);
+        b.data()[b.capacity() - 1] = 'x';  // the whole capacity is writable
+
+        byte_buffer c(std::move(b));
+        CHECK(b.data() == nullptr);
+        CHECK(b.capacity() == 0);
+        CHECK(c.data()[c.capacity() - 1] == 'x');
+        byte_buffer d;
+        d = std::move(c);
+        CHECK(c.data() == nullptr);
+        CHECK(d.data()[d.capacity() - 1] == 'x');
+    }
+}
