@@ -48,10 +48,16 @@ TEST_CASE("assign_huge is assign: n copies of the value, whatever was there", "[
 
 TEST_CASE("byte_buffer: writable capacity, growth keeps the prefix, moves leave the source empty",
           "[core][huge_pages]") {
-    for (std::size_t cap : {std::size_t{0}, std::size_t{4096}, std::size_t{5} << 20}) {
+    for (std::size_t cap : {std::size_t{0}, std::size_t{4096}, std::size_t{3} << 19, std::size_t{5} << 20}) {
         byte_buffer b(cap);
         REQUIRE(b.data() != nullptr);
         CHECK(b.capacity() >= cap);
+#if defined(__linux__)
+        if (cap >= huge_page_bytes / 2) {  // documented: whole, aligned huge pages
+            CHECK(reinterpret_cast<std::uintptr_t>(b.data()) % huge_page_bytes == 0);
+            CHECK(b.capacity() % huge_page_bytes == 0);
+        }
+#endif
         const std::size_t keep = std::min<std::size_t>(cap, 1000);
         for (std::size_t i = 0; i < keep; ++i) b.data()[i] = static_cast<char>(i * 31);
         b.grow(2 * cap + (std::size_t{6} << 20), keep);

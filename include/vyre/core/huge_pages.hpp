@@ -59,8 +59,9 @@ void assign_huge(std::vector<T, A>& v, std::size_t n, const T& value) {
     v.assign(n, value);
 }
 
-/// A byte buffer for a whole file: anonymous memory hinted for huge pages
-/// (on Linux), uninitialised, growable. Move-only.
+/// A byte buffer for a whole file, uninitialised, growable, move-only. From
+/// 1 MiB up (on Linux) it is anonymous memory in whole, aligned huge pages,
+/// hinted as such, so its capacity is rounded up to 2 MiB.
 class byte_buffer {
 public:
     byte_buffer() = default;
@@ -96,13 +97,20 @@ private:
     void allocate(std::size_t capacity) {
         if (capacity == 0) capacity = 1;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (capacity >= 2 * huge_page_bytes) {
-            void* m = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (capacity >= huge_page_bytes / 2) {
+            // whole huge pages: map one more, keep the aligned part, hint all of it
+            const std::size_t rounded = (capacity + huge_page_bytes - 1) & ~(huge_page_bytes - 1);
+            void* m = ::mmap(nullptr, rounded + huge_page_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (m == MAP_FAILED) throw std::bad_alloc();
-            advise_huge_pages(m, capacity);
-            data_ = static_cast<char*>(m);
-            cap_ = capacity;
+            const auto a = reinterpret_cast<std::uintptr_t>(m);
+            const std::uintptr_t b = (a + huge_page_bytes - 1) & ~std::uintptr_t(huge_page_bytes - 1);
+            if (b > a) ::munmap(m, b - a);
+            if (const std::uintptr_t tail = a + rounded + huge_page_bytes - (b + rounded); tail > 0)
+                ::munmap(reinterpret_cast<void*>(b + rounded), tail);
+            data_ = reinterpret_cast<char*>(b);
+            cap_ = rounded;
             mapped_ = true;
+            (void)::madvise(data_, cap_, MADV_HUGEPAGE);
             return;
         }
 #endif
@@ -122,7 +130,6 @@ private:
         delete[] data_;
         data_ = nullptr;
     }
-
     char* data_ = nullptr;
     std::size_t cap_ = 0;
     bool mapped_ = false;

@@ -116,6 +116,7 @@ inline keyword classify(std::string_view k) noexcept {
 /// How many statements of each kind a text has, read off the first word of
 /// each line (a quick upper-bound estimate for reserving; the scan checks).
 struct statement_counts {
+    std::size_t facts = 0;         ///< words on `facts` lines
     std::size_t nodes = 0;         ///< `node` lines, plus two per `proc` line
     std::size_t flows = 0;         ///< `flow` lines
     std::size_t calls = 0;         ///< `call` lines
@@ -135,7 +136,14 @@ inline statement_counts count_statements(const char* p, const char* end) noexcep
         while (p < e && (*p == ' ' || *p == '\t')) ++p;
         if (p < e) {
             switch (*p) {
-            case 'f': n.flows += is(p, e, "flow", 4); break;
+            case 'f':
+                if (is(p, e, "facts", 5)) {
+                    for (const char* q = p + 5; q < e && *q != '#'; ++q)  // words: a blank, then a non-blank
+                        n.facts += (q[-1] == ' ' || q[-1] == '\t') && *q != ' ' && *q != '\t';
+                } else {
+                    n.flows += is(p, e, "flow", 4);
+                }
+                break;
             case 'n': n.nodes += is(p, e, "node", 4); break;
             case 'p': n.nodes += 2 * is(p, e, "proc", 4); break;
             case 'c':
@@ -221,6 +229,10 @@ private:
             vyre::detail::reserve_huge(p_.nodes, nodes);
             vyre::detail::reserve_huge(node_line_, nodes);
             nodes_.reserve(nodes);
+            const std::size_t facts = std::min(n.facts, cap);
+            vyre::detail::reserve_huge(p_.facts, facts);
+            vyre::detail::reserve_huge(fact_line_, facts);
+            facts_.reserve(facts);
             ck_.reserve(nodes, std::min(n.flows, cap));
             ck_.reserve_calls(std::min(n.calls, cap), std::min(n.callee_flows, cap), std::min(n.ctrflows, cap));
         }
@@ -317,14 +329,25 @@ private:
     }
 
     void declare_facts(std::uint64_t line, line_cursor& c) {
-        for (std::string_view t = c.next(); !t.empty(); t = c.next()) {
+        // the table slots of the line's first names are fetched ahead, all at once
+        constexpr std::size_t ahead = 32;
+        std::uint64_t hashes[ahead];
+        std::size_t n = 0;
+        for (line_cursor look = c; n < ahead;) {
+            const std::string_view t = look.next();
+            if (t.empty()) break;
+            hashes[n] = name_map::hash(t);
+            facts_.prefetch(hashes[n++]);
+        }
+        std::size_t i = 0;
+        for (std::string_view t = c.next(); !t.empty(); t = c.next(), ++i) {
             if (t == "0") {
                 report(line, t, "the zero fact '0' is implicit and is never declared: expected a fact name");
                 continue;
             }
             if (!check_decl_name(line, t, "fact")) continue;
             const auto id = static_cast<fact_id>(p_.facts.size() + 1);
-            const auto [old, fresh] = facts_.insert(t, id);
+            const auto [old, fresh] = i < n ? facts_.insert_hashed(t, hashes[i], id) : facts_.insert(t, id);
             if (!fresh) {
                 report(line, t, "fact " + q(t) + " is already declared at line " + std::to_string(fact_line_[old - 1]));
                 continue;
@@ -726,6 +749,7 @@ inline vyre::result<problem, load_error> load_problem_file(const std::filesystem
     vyre::detail::byte_buffer text;
     try {
         text = vyre::detail::byte_buffer(cap);
+        cap = text.capacity();
     } catch (const std::bad_alloc&) {
         std::fclose(fp);
         return vyre::result<problem, load_error>(fail("not enough memory to read the file", 0));
@@ -740,7 +764,7 @@ inline vyre::result<problem, load_error> load_problem_file(const std::filesystem
             std::fclose(fp);
             return vyre::result<problem, load_error>(fail("not enough memory to read the file", 0));
         }
-        cap *= 2;
+        cap = text.capacity();
     }
     const bool bad = std::ferror(fp) != 0;
     const int err = errno;
