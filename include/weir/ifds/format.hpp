@@ -229,10 +229,11 @@ private:
             vyre::detail::reserve_huge(p_.nodes, nodes);
             vyre::detail::reserve_huge(node_line_, nodes);
             nodes_.reserve(nodes);
-            const std::size_t facts = std::min(n.facts, cap);
+            // (only the arrays, untouched until filled: the name table grows with the
+            // distinct names, so a file of one name repeated stays small)
+            const std::size_t facts = std::min({n.facts, cap, text_.size() / 16});
             vyre::detail::reserve_huge(p_.facts, facts);
             vyre::detail::reserve_huge(fact_line_, facts);
-            facts_.reserve(facts);
             ck_.reserve(nodes, std::min(n.flows, cap));
             ck_.reserve_calls(std::min(n.calls, cap), std::min(n.callee_flows, cap), std::min(n.ctrflows, cap));
         }
@@ -349,7 +350,8 @@ private:
             const auto id = static_cast<fact_id>(p_.facts.size() + 1);
             const auto [old, fresh] = i < n ? facts_.insert_hashed(t, hashes[i], id) : facts_.insert(t, id);
             if (!fresh) {
-                report(line, t, "fact " + q(t) + " is already declared at line " + std::to_string(fact_line_[old - 1]));
+                if (err_.open_at(line))  // (a file of one name repeated builds one message, not millions)
+                    report(line, t, "fact " + q(t) + " is already declared at line " + std::to_string(fact_line_[old - 1]));
                 continue;
             }
             p_.facts.emplace_back(t);
