@@ -228,7 +228,7 @@ private:
             const std::size_t nodes = std::min(n.nodes, cap);
             vyre::detail::reserve_huge(p_.nodes, nodes);
             vyre::detail::reserve_huge(node_line_, nodes);
-            nodes_.reserve(nodes);
+            nodes_.reserve(std::min(nodes, text_.size() / 16));  // a table slot for each name up to 1 per 16 bytes
             // (only the arrays, untouched until filled: the name table grows with the
             // distinct names, so a file of one name repeated stays small)
             const std::size_t facts = std::min({n.facts, cap, text_.size() / 16});
@@ -383,7 +383,7 @@ private:
             const batched_node& b = batch_[i];
             const auto [old, fresh] = nodes_.insert_hashed(b.name, b.hash, b.id);
             repeated_node_name_ |= !fresh;
-            if (!fresh)
+            if (!fresh && err_.open_at(b.line))
                 report(b.line, b.name, "node " + q(b.name) + " is already declared at line " +
                                            std::to_string(node_line_[old]));
         }
