@@ -77,3 +77,8 @@ TEST_CASE("byte_buffer: writable capacity, growth keeps the prefix, moves leave 
         CHECK(d.data()[d.capacity() - 1] == 'x');
     }
 }
+
+TEST_CASE("byte_buffer: an impossible size is bad_alloc, not a wrapped-around small buffer", "[core][huge_pages]") {
+    CHECK_THROWS_AS(byte_buffer(std::size_t(-1)), std::bad_alloc);
+    CHECK_THROWS_AS(byte_buffer(std::size_t(-1) - huge_page_bytes / 2), std::bad_alloc);
+}

@@ -96,6 +96,7 @@ public:
 private:
     void allocate(std::size_t capacity) {
         if (capacity == 0) capacity = 1;
+        if (capacity > (std::size_t(-1) >> 1)) throw std::bad_alloc();  // no rounding overflow below
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
         if (capacity >= huge_page_bytes / 2) {
             // whole huge pages: map one more, keep the aligned part, hint all of it
