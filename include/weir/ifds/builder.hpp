@@ -416,16 +416,13 @@ public:
     }
 
     /// Reserves room for about `calls` call lines, `callee_flows`
-    /// callflow/retflow lines and `ctrflows` ctrflow lines.
+    /// callflow/retflow lines and `ctrflows` ctrflow lines: the arrays only,
+    /// untouched until filled. The key tables grow with the distinct keys, so
+    /// a file of one line repeated stays small.
     void reserve_calls(std::size_t calls, std::size_t callee_flows, std::size_t ctrflows) {
         using vyre::detail::reserve_huge;
         reserve_huge(p_.calls, calls);
         reserve_huge(pending_, callee_flows + ctrflows);
-        calls_.reserve(calls);
-        callf_keys_.reserve(callee_flows);
-        ret_keys_.reserve(callee_flows);
-        ctr_keys_.reserve(ctrflows);
-        p_.ctrflows.reserve(ctrflows);
     }
 
     /// `flow FROM TO FF`.
