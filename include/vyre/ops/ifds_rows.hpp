@@ -70,6 +70,12 @@ inline std::uint32_t read_bits(const words& pe, std::uint64_t pos, std::uint32_t
 }
 
 
+/// Reads bit `pos` of the bitset (0 out of range), sequentially consistent as `read_bits`.
+VYRE_IFDS_INLINE bool test_bit(const words& pe, std::uint64_t pos) {
+    const std::uint64_t w = pos >> 5;
+    return w < pe.n && ((std::atomic_ref<std::uint32_t>(pe.p[w]).load(std::memory_order_seq_cst) >> (pos & 31)) & 1u);
+}
+
 /// Sets the bits of `mask` at bit position `pos`; returns those that were not set before.
 template <bool Atomic>
 VYRE_IFDS_INLINE std::uint32_t or_bits(const words& pe, std::uint64_t pos, std::uint32_t mask) {
@@ -173,19 +179,18 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
                 }
             }
             if (!any) continue;
-            // caller facts at the site whose call enters this context
-            sc.a.assign(ws, 0);
-            bool enters = false;
+            // caller facts d4 at the site whose call enters this context
+            sc.a.clear();
             const std::uint64_t rr3 = std::uint64_t(T(rcall_row, ce3)) + c;
-            for (auto [j, j_end] = T.range(rcall_off, rr3, rcall_fact); j < j_end; ++j) {
-                const std::uint32_t d4 = T(rcall_fact, j);
-                if (d4 < fcs) sc.a[d4 / 32] |= 1u << (d4 % 32), enters = true;
-            }
-            if (!enters) continue;
+            for (auto [j, j_end] = T.range(rcall_off, rr3, rcall_fact); j < j_end; ++j)
+                if (const std::uint32_t d4 = T(rcall_fact, j); d4 < fcs) sc.a.push_back(d4);
+            if (sc.a.empty()) continue;
+            // every caller context d0 with a path edge (site, d0, d4) for one of them
+            const std::uint64_t sbase = std::uint64_t(T(pe_word, site)) * 32;
             for (std::uint32_t d0 = 0; d0 < fcs; ++d0) {
+                const std::uint64_t row = sbase + std::uint64_t(d0) * fcs;
                 bool hit = false;
-                for (std::uint32_t j = 0; j < ws && !hit; ++j)
-                    hit = sc.a[j] && (read_bits(pe, row_pos(T, site, d0, j), chunk_len(fcs, j)) & sc.a[j]);
+                for (std::size_t i = 0; i < sc.a.size() && !hit; ++i) hit = test_bit(pe, row + sc.a[i]);
                 if (!hit) continue;
                 for (std::uint32_t j = 0; j < ws; ++j)
                     if (sc.b[j]) sink.add(r3, d0, j, sc.b[j]);

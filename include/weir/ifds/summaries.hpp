@@ -6,6 +6,8 @@
 /// the return site) such that some caller context reaches (site, d), the
 /// callee's context d3 ∈ callflow(d) reaches (exit, d4), and d5 ∈ retflow(d4).
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -14,35 +16,55 @@
 
 namespace weir::ifds {
 
+namespace detail {
+/// `len` (≤ 32) bits of `pe` from bit `pos`.
+inline std::uint32_t read_row_bits(std::span<const std::uint32_t> pe, std::uint64_t pos, std::uint32_t len) {
+    const std::uint64_t w = pos / 32;
+    const std::uint32_t s = pos % 32;
+    std::uint64_t v = pe[w] >> s;
+    if (s + len > 32) v |= std::uint64_t(pe[w + 1]) << (32 - s);
+    return static_cast<std::uint32_t>(v) & (len == 32 ? ~0u : (1u << len) - 1);
+}
+} // namespace detail
+
 /// Summary edges implied by a path-edge bitset over `L`.
 inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::uint32_t> pe) {
-    auto test = [&](std::uint32_t n, std::uint64_t bit) {
-        return (pe[L.pe_word[n] + bit / 32] >> (bit % 32)) & 1u;
-    };
     std::uint64_t count = 0;
     std::vector<std::uint8_t> seen;
+    std::vector<std::uint32_t> reached;  // facts d at the site that some caller context reaches
+    std::uint32_t reached_site = ~0u;
     const auto nce = static_cast<std::uint32_t>(L.ce_site.size());
     for (std::uint32_t ce = 0; ce < nce; ++ce) {
         const std::uint32_t site = L.ce_site[ce], q = L.ce_callee[ce];
         const std::uint32_t fc = L.node_fact_count[site];
         const std::uint32_t xq = L.proc_exit[q], fq = L.node_fact_count[xq];
+        if (site != reached_site) {  // the call edges of one site are usually adjacent
+            reached_site = site;
+            reached.assign((fc + 31) / 32, 0);
+            for (std::uint32_t c = 0; c < fc; ++c)
+                for (std::uint32_t j = 0; 32 * j < fc; ++j)
+                    reached[j] |= detail::read_row_bits(pe, std::uint64_t(L.pe_word[site]) * 32 + std::uint64_t(c) * fc + 32 * j,
+                                                        std::min<std::uint32_t>(32, fc - 32 * j));
+        }
         for (std::uint32_t d = 0; d < fc; ++d) {
-            bool reached = false;
-            for (std::uint32_t c = 0; c < fc && !reached; ++c) reached = test(site, std::uint64_t(c) * fc + d);
-            if (!reached) continue;
+            if (!((reached[d / 32] >> (d % 32)) & 1u)) continue;
             seen.assign(fc, 0);
             const std::uint32_t row = L.row_base[site] + d;
             for (std::uint32_t e = L.call_off[row]; e < L.call_off[row + 1]; ++e) {
                 if (L.call_ce[e] != ce) continue;
                 const std::uint32_t d3 = L.call_fact[e];
-                for (std::uint32_t d4 = 0; d4 < fq; ++d4) {
-                    if (!test(xq, std::uint64_t(d3) * fq + d4)) continue;
-                    const std::uint32_t rr = L.ret_row[ce] + d4;
-                    for (std::uint32_t k = L.ret_off[rr]; k < L.ret_off[rr + 1]; ++k)
-                        if (!seen[L.ret_fact[k]]) {
-                            seen[L.ret_fact[k]] = 1;
-                            ++count;
-                        }
+                if (d3 >= fq) continue;
+                for (std::uint32_t j = 0; 32 * j < fq; ++j) {
+                    const std::uint64_t pos = std::uint64_t(L.pe_word[xq]) * 32 + std::uint64_t(d3) * fq + 32 * j;
+                    for (std::uint32_t x = detail::read_row_bits(pe, pos, std::min<std::uint32_t>(32, fq - 32 * j)); x; x &= x - 1) {
+                        const std::uint32_t d4 = 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
+                        const std::uint32_t rr = L.ret_row[ce] + d4;
+                        for (std::uint32_t k = L.ret_off[rr]; k < L.ret_off[rr + 1]; ++k)
+                            if (!seen[L.ret_fact[k]]) {
+                                seen[L.ret_fact[k]] = 1;
+                                ++count;
+                            }
+                    }
                 }
             }
         }
