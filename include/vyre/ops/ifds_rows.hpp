@@ -102,7 +102,9 @@ inline std::uint64_t row_pos(const tables& T, std::uint32_t node, std::uint32_t 
 }
 inline std::uint32_t chunk_len(std::uint32_t F, std::uint32_t k) { return std::min<std::uint32_t>(32, F - 32 * k); }
 
-/// Per-thread scratch for one entry's expansion (masks over a procedure's facts).
+/// Per-thread scratch for one entry's expansion: masks over a procedure's
+/// facts (`b`, and `a` for the extra pairs of an edge), or a list of facts
+/// (`a` in the exit case: the caller facts that enter the context).
 struct scratch {
     std::vector<std::uint32_t> a, b;
 };
