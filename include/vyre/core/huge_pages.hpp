@@ -8,8 +8,10 @@
 /// (`/sys/kernel/mm/transparent_hugepage/enabled` is `always` or `madvise`).
 /// They are hints: elsewhere, or when the kernel declines, nothing changes.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <new>
 #include <utility>
@@ -24,29 +26,94 @@ namespace vyre::detail {
 /// The huge-page size the hints align to.
 inline constexpr std::size_t huge_page_bytes = std::size_t{1} << 21;
 
-/// Hints that the 2 MiB-aligned part of [p, p + bytes) will be filled soon
-/// and may be backed by huge pages. Regions under 4 MiB are left alone (at
-/// most one whole huge page would fit). Never fails.
+/// Sizes from which the hints below are given (smaller regions are left alone).
+inline constexpr std::size_t huge_hint_min_bytes = std::size_t{1} << 19;
+
+/// Hints that the pages of [p, p + bytes) will be filled soon and may be
+/// backed by huge pages: the kernel then backs every 2 MiB-aligned block of
+/// the mapping that the hinted pages cover wholly. Regions under 1 MiB are
+/// left alone. Never fails.
 inline void advise_huge_pages(const void* p, std::size_t bytes) noexcept {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (p == nullptr || bytes < 2 * huge_page_bytes) return;
+    if (p == nullptr || bytes < huge_hint_min_bytes) return;
+    constexpr std::uintptr_t page = 4096;
     const auto a = reinterpret_cast<std::uintptr_t>(p);
-    const std::uintptr_t b = (a + huge_page_bytes - 1) & ~std::uintptr_t(huge_page_bytes - 1);
-    const std::uintptr_t e = (a + bytes) & ~std::uintptr_t(huge_page_bytes - 1);
-    if (e > b) (void)::madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
+    const std::uintptr_t b = a & ~(page - 1);
+    const std::uintptr_t e = (a + bytes + page - 1) & ~(page - 1);
+    (void)::madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
 #else
     (void)p;
     (void)bytes;
 #endif
 }
 
-/// `v.reserve(n)`, then the huge-page hint on the reserved storage when it
-/// is fresh (the reservation grew). Elements keep their values.
+/// The element count to reserve for at least `n` elements of `elem` bytes so
+/// that the allocation fills whole huge pages: glibc serves a request of
+/// 2 MiB * k - 24 bytes with a mapping of exactly 2 MiB * k (16 bytes of
+/// header, page-rounded), and Linux (from 6.12) places such mappings on a
+/// 2 MiB boundary, so all of it can be huge pages instead of the aligned
+/// middle only. Elsewhere it only rounds up, by less than 2 MiB. Regions under
+/// 512 KiB are not rounded.
+inline std::size_t huge_capacity(std::size_t n, std::size_t elem) noexcept {
+    if (elem == 0 || elem > 4000 || n > (std::size_t(-1) - huge_page_bytes) / elem) return n;
+    const std::size_t bytes = n * elem;
+    if (bytes < huge_hint_min_bytes) return n;
+    constexpr std::size_t slack = 24;
+    const std::size_t k = (bytes + slack + huge_page_bytes - 1) / huge_page_bytes;
+    return std::max(n, (k * huge_page_bytes - slack) / elem);
+}
+
+/// Whether the system allows transparent huge pages at all (its setting is
+/// not `never`); read once.
+inline bool huge_pages_allowed() noexcept {
+#if defined(__linux__)
+    static const bool allowed = [] {
+        std::FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+        if (f == nullptr) return false;
+        char buf[128] = {};
+        const std::size_t got = std::fread(buf, 1, sizeof buf - 1, f);
+        std::fclose(f);
+        return got > 0 && std::strstr(buf, "[never]") == nullptr;
+    }();
+    return allowed;
+#else
+    return false;
+#endif
+}
+
+/// For storage that starts a few bytes into a 2 MiB-aligned block (as a
+/// fresh mapping from `huge_capacity` does): the allocator has already
+/// written its header there, so that block was faulted in as 4 KiB pages
+/// before the hint; this asks the kernel to make it one huge page now
+/// (`MADV_COLLAPSE`, Linux 6.1+), so that filling it faults no more. Only
+/// where the system allows huge pages. Never fails.
+inline void collapse_first_huge_page(const void* p, std::size_t bytes) noexcept {
+#if defined(__linux__)
+    constexpr int madv_collapse = 25;  // MADV_COLLAPSE, named here for older headers
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    const std::uintptr_t block = a & ~std::uintptr_t(huge_page_bytes - 1);
+    // (the block is the storage's own: it starts within the block's first page and, but for the
+    // allocator's few bytes of header and slack, fills it)
+    if (p == nullptr || a - block >= 4096 || (a - block) + bytes + 64 < huge_page_bytes || !huge_pages_allowed()) return;
+    (void)::madvise(reinterpret_cast<void*>(block), huge_page_bytes, madv_collapse);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+/// `v.reserve(n)` (rounded up by `huge_capacity`), then the huge-page hint on
+/// the reserved storage when it is fresh (the reservation grew), and its
+/// first block made a huge page (`collapse_first_huge_page`). Elements keep
+/// their values.
 template <class T, class A>
 void reserve_huge(std::vector<T, A>& v, std::size_t n) {
     if (n <= v.capacity()) return;
-    v.reserve(n);
-    advise_huge_pages(v.data(), v.capacity() * sizeof(T));
+    v.reserve(huge_capacity(n, sizeof(T)));
+    const std::size_t bytes = v.capacity() * sizeof(T);
+    if (bytes < huge_hint_min_bytes) return;
+    advise_huge_pages(v.data(), bytes);
+    collapse_first_huge_page(v.data(), bytes);
 }
 
 /// `v.assign(n, value)` into storage hinted before it is filled.

@@ -9,9 +9,11 @@
 /// `ff::id()`, `ff::id().kill({x}).gen({y})`, `ff::none().pair(y, x)`.
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -108,12 +110,39 @@ constexpr bool is_name_start(unsigned char c) noexcept {
 constexpr bool is_name_char(unsigned char c) noexcept {
     return is_name_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '$' || c == '@';
 }
+/// `is_name_char` as a table (one load a byte where names are checked).
+inline constexpr auto name_char_table = [] {
+    std::array<bool, 256> t{};
+    for (unsigned c = 0; c < 256; ++c) t[c] = is_name_char(static_cast<unsigned char>(c));
+    return t;
+}();
 /// Whether `s` is a name, `[A-Za-z_][A-Za-z0-9_.$@]*`.
 constexpr bool is_valid_name(std::string_view s) noexcept {
     if (s.empty() || !is_name_start(static_cast<unsigned char>(s[0]))) return false;
-    for (std::size_t i = 1; i < s.size(); ++i)
-        if (!is_name_char(static_cast<unsigned char>(s[i]))) return false;
-    return true;
+    bool ok = true;  // (no early exit: names are short and almost always valid)
+    for (std::size_t i = 1; i < s.size(); ++i) ok &= name_char_table[static_cast<unsigned char>(s[i])];
+    return ok;
+}
+
+/// Whether the `n` bytes at `a` and at `b` are equal: a few word loads for
+/// the short names of a problem, `memcmp` from 17 bytes up.
+inline bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
+    auto eq = [&](auto word) {  // the first and the last sizeof(word) bytes (they overlap when n < 2 words)
+        decltype(word) x0, y0, x1, y1;
+        std::memcpy(&x0, a, sizeof x0);
+        std::memcpy(&y0, b, sizeof y0);
+        std::memcpy(&x1, a + n - sizeof x1, sizeof x1);
+        std::memcpy(&y1, b + n - sizeof y1, sizeof y1);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    };
+    if (n >= 8) return n <= 16 ? eq(std::uint64_t{}) : std::memcmp(a, b, n) == 0;
+    if (n >= 4) return eq(std::uint32_t{});
+    if (n >= 2) return eq(std::uint16_t{});
+    return n == 0 || *a == *b;
+}
+/// Whether two names are equal (`same_bytes` when the sizes match).
+inline bool same_name(std::string_view a, std::string_view b) noexcept {
+    return a.size() == b.size() && same_bytes(a.data(), b.data(), a.size());
 }
 
 /// Messages of the flow-function term rules (shared by loader and checker).
@@ -152,8 +181,18 @@ inline std::uint64_t hash_bytes(const char* s, std::size_t n) noexcept {
         s += 8;
         n -= 8;
     }
+    // the last 0-7 bytes as one word, from fixed-size loads that together
+    // cover them (the length is in h, so this is one-to-one for each length)
     std::uint64_t w = 0;
-    if (n) std::memcpy(&w, s, n);
+    if (n >= 4) {
+        std::uint32_t lo, hi;
+        std::memcpy(&lo, s, 4);
+        std::memcpy(&hi, s + n - 4, 4);
+        w = lo | (std::uint64_t{hi} << 32);
+    } else if (n > 0) {
+        w = static_cast<unsigned char>(s[0]) | (std::uint64_t{static_cast<unsigned char>(s[n / 2])} << 8) |
+            (std::uint64_t{static_cast<unsigned char>(s[n - 1])} << 16);
+    }
     return mix64(h ^ w);
 }
 
@@ -277,18 +316,7 @@ private:
         std::uint32_t len = 0;
         std::uint32_t val = 0;
     };
-    static bool equal(const char* a, const char* b, std::uint32_t n) noexcept {
-        if (n < 8) return std::memcmp(a, b, n) == 0;
-        if (n <= 16) {  // two overlapping 8-byte words
-            std::uint64_t x0, y0, x1, y1;
-            std::memcpy(&x0, a, 8);
-            std::memcpy(&y0, b, 8);
-            std::memcpy(&x1, a + n - 8, 8);
-            std::memcpy(&y1, b + n - 8, 8);
-            return x0 == y0 && x1 == y1;
-        }
-        return std::memcmp(a, b, n) == 0;
-    }
+    static bool equal(const char* a, const char* b, std::uint32_t n) noexcept { return same_bytes(a, b, n); }
     static std::size_t capacity_for(std::size_t n) noexcept {
         std::size_t c = 16;
         while (7 * c < 10 * n) c *= 2;
@@ -353,7 +381,8 @@ private:
 /// the relation it denotes is unchanged).
 inline void canonicalize(flow_function& f) {
     auto su = [](auto& v) {
-        if (v.size() < 2) return;
+        // already strictly increasing (as frontends and the printer write them): nothing to do
+        if (std::adjacent_find(v.begin(), v.end(), std::greater_equal<>{}) == v.end()) return;
         std::sort(v.begin(), v.end());
         v.erase(std::unique(v.begin(), v.end()), v.end());
     };
@@ -416,14 +445,24 @@ public:
     }
 
     /// Reserves room for about `calls` call lines, `callee_flows`
-    /// callflow/retflow lines and `ctrflows` ctrflow lines: the arrays only,
-    /// untouched until filled. The key tables grow with the distinct keys, so
-    /// a file of one line repeated stays small.
+    /// callflow/retflow lines and `ctrflows` ctrflow lines: the arrays
+    /// (untouched until filled) and the key tables (the caller bounds the
+    /// counts, so that a file of one line repeated stays small).
     void reserve_calls(std::size_t calls, std::size_t callee_flows, std::size_t ctrflows) {
         using vyre::detail::reserve_huge;
         reserve_huge(p_.calls, calls);
         reserve_huge(pending_, callee_flows + ctrflows);
+        // the key tables too, at once (growing them by doubling touches twice the memory)
+        calls_.reserve(calls);
+        callf_keys_.reserve(callee_flows / 2);
+        ret_keys_.reserve(callee_flows / 2);
+        ctr_keys_.reserve(ctrflows);
     }
+
+    /// Skips the term rules on the flow functions handed in from now on: for
+    /// a caller (the loader) that applies them, with the same messages, as
+    /// it reads the terms.
+    void terms_checked_by_caller() noexcept { terms_checked_ = true; }
 
     /// `flow FROM TO FF`.
     void flow(std::uint64_t pos, node_id from, node_id to, flow_function&& f) {
@@ -555,17 +594,7 @@ public:
     /// `retflow`, `ctrflow` to calls; at least one seed) and attaches the
     /// pending flow functions. `last_pos` is where end-of-input errors go.
     void finish(std::uint64_t last_pos) {
-        std::sort(flow_keys_.begin(), flow_keys_.end(), [](const flow_key& a, const flow_key& b) {
-            return a.key != b.key ? a.key < b.key : a.pos < b.pos;
-        });
-        for (std::size_t i = 1; i < flow_keys_.size(); ++i) {
-            const flow_key& a = flow_keys_[i - 1];
-            const flow_key& b = flow_keys_[i];
-            if (a.key != b.key || !err_.open_at(b.pos)) continue;
-            const auto from = static_cast<node_id>(a.key >> 32), to = static_cast<node_id>(a.key);
-            report(b.pos, node_name(to), "repeated flow edge '" + node_name(from) + "' -> '" + node_name(to) +
-                                             "': already given at " + where(a.pos));
-        }
+        report_repeated_flows();
         for (pending& pe : pending_) {
             if (!err_.open_at(pe.pos)) continue;
             if (pe.kind == kind_ctr) {
@@ -612,6 +641,43 @@ private:
         flow_function f;
     };
 
+    /// Reports every flow edge that repeats an earlier one (same FROM and TO).
+    /// The edges are grouped by FROM with a counting sort (linear: edges are
+    /// many, and each node has few), then each group of two or more is sorted
+    /// by (TO, position) and neighbours are compared.
+    void report_repeated_flows() {
+        const std::size_t n = flow_keys_.size(), nodes = p_.nodes.size();
+        if (n < 2) return;
+        std::vector<std::size_t> first;  // group bounds, by FROM
+        vyre::detail::assign_huge(first, nodes + 1, std::size_t{0});
+        for (const flow_key& k : flow_keys_) ++first[(k.key >> 32) + 1];
+        for (std::size_t v = 0; v < nodes; ++v) first[v + 1] += first[v];
+        std::vector<std::size_t> order;  // edge indices grouped by FROM, in line order within a group
+        vyre::detail::assign_huge(order, n, std::size_t{0});
+        {
+            std::vector<std::size_t> next(first.begin(), first.end() - 1);
+            for (std::size_t i = 0; i < n; ++i) order[next[flow_keys_[i].key >> 32]++] = i;
+        }
+        std::vector<flow_key> group;
+        for (std::size_t v = 0; v < nodes; ++v) {
+            const std::size_t b = first[v], e = first[v + 1];
+            if (e - b < 2) continue;
+            group.clear();
+            for (std::size_t j = b; j < e; ++j) group.push_back(flow_keys_[order[j]]);
+            std::sort(group.begin(), group.end(), [](const flow_key& x, const flow_key& y) {
+                return x.key != y.key ? x.key < y.key : x.pos < y.pos;
+            });
+            for (std::size_t i = 1; i < group.size(); ++i) {
+                const flow_key& x = group[i - 1];
+                const flow_key& y = group[i];
+                if (x.key != y.key || !err_.open_at(y.pos)) continue;
+                const auto from = static_cast<node_id>(x.key >> 32), to = static_cast<node_id>(x.key);
+                report(y.pos, node_name(to), "repeated flow edge '" + node_name(from) + "' -> '" + node_name(to) +
+                                                 "': already given at " + where(x.pos));
+            }
+        }
+    }
+
     static std::uint64_t key(std::uint32_t a, std::uint32_t b) noexcept {
         return (std::uint64_t{a} << 32) | b;
     }
@@ -640,6 +706,7 @@ private:
     /// The term rules for a flow function given by ids (the loader applies the
     /// same rules, with the same messages, while it reads the terms).
     bool ff_ok(std::uint64_t pos, const flow_function& f) {
+        if (terms_checked_) return true;
         for (fact_id x : f.kill) {
             if (!fact_ok(pos, x)) return false;
             if (x == zero_fact) return report(pos, "0", std::string(msg_kill_zero)), false;
@@ -667,6 +734,7 @@ private:
     std::vector<std::uint64_t> flow_pos_;   ///< first flow edge leaving the node
     std::vector<std::uint64_t> call_pos_;   ///< first call line at the node
     std::vector<flow_key> flow_keys_;       ///< (from, to) of every valid flow edge
+    bool terms_checked_ = false;            ///< see `terms_checked_by_caller`
     u64_map<call_info> calls_;              ///< (site, callee) → call
     u64_map<std::uint64_t> callf_keys_, ret_keys_, ctr_keys_, seed_keys_;
     std::vector<pending> pending_;

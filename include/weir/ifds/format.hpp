@@ -9,6 +9,7 @@
 /// proportion to the input's size.
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -81,8 +82,34 @@ struct line_cursor {
             return {};
         }
         const char* b = p;
+        ++p;
+        if constexpr (std::endian::native == std::endian::little) {
+            // eight bytes a step while eight remain on the line, then one at a time
+            while (e - p >= 8) {
+                std::uint64_t w;
+                std::memcpy(&w, p, 8);
+                if (const std::uint64_t m = token_end_mask(w)) {
+                    p += std::countr_zero(m) / 8;
+                    return {b, static_cast<std::size_t>(p - b)};
+                }
+                p += 8;
+            }
+        }
         while (p < e && *p != ' ' && *p != '\t' && *p != '#') ++p;
         return {b, static_cast<std::size_t>(p - b)};
+    }
+
+private:
+    /// High bit set in each byte of `w` that is zero, exact up to and
+    /// including the lowest such byte (above it, a borrow can set more: only
+    /// the lowest is used, which is the first in memory on little-endian).
+    static constexpr std::uint64_t zero_bytes(std::uint64_t w) noexcept {
+        return (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+    }
+    /// Bytes of `w` that end a token (blank, tab, `#`), as `zero_bytes` marks them.
+    static constexpr std::uint64_t token_end_mask(std::uint64_t w) noexcept {
+        constexpr std::uint64_t ones = 0x0101010101010101ULL;
+        return zero_bytes(w ^ (ones * ' ')) | zero_bytes(w ^ (ones * '\t')) | zero_bytes(w ^ (ones * '#'));
     }
 };
 
@@ -94,21 +121,22 @@ enum class keyword : std::uint8_t { unknown, ifds, facts, proc, node, flow, call
 
 /// Classifies a statement keyword.
 inline keyword classify(std::string_view k) noexcept {
+    auto eq = [&](std::string_view kw) { return same_bytes(k.data(), kw.data(), kw.size()); };  // sizes already match
     switch (k.size()) {
     case 4:
-        if (k == "ifds") return keyword::ifds;
-        if (k == "proc") return keyword::proc;
-        if (k == "node") return keyword::node;
-        if (k == "flow") return keyword::flow;
-        if (k == "call") return keyword::call;
-        if (k == "seed") return keyword::seed;
+        if (eq("flow")) return keyword::flow;
+        if (eq("node")) return keyword::node;
+        if (eq("call")) return keyword::call;
+        if (eq("proc")) return keyword::proc;
+        if (eq("seed")) return keyword::seed;
+        if (eq("ifds")) return keyword::ifds;
         return keyword::unknown;
-    case 5: return k == "facts" ? keyword::facts : keyword::unknown;
+    case 5: return eq("facts") ? keyword::facts : keyword::unknown;
     case 7:
-        if (k == "retflow") return keyword::retflow;
-        if (k == "ctrflow") return keyword::ctrflow;
+        if (eq("retflow")) return keyword::retflow;
+        if (eq("ctrflow")) return keyword::ctrflow;
         return keyword::unknown;
-    case 8: return k == "callflow" ? keyword::callflow : keyword::unknown;
+    case 8: return eq("callflow") ? keyword::callflow : keyword::unknown;
     default: return keyword::unknown;
     }
 }
@@ -171,7 +199,9 @@ inline statement_counts count_statements(const char* p, const char* end) noexcep
 class loader {
 public:
     /// Prepares to load `text`, naming it `file` in errors.
-    loader(std::string_view text, std::string_view file) : text_(text), file_(file), ck_(p_, err_, "line") {}
+    loader(std::string_view text, std::string_view file) : text_(text), file_(file), ck_(p_, err_, "line") {
+        ck_.terms_checked_by_caller();  // parse_ff applies the term rules as it reads
+    }
 
     /// Loads the problem or returns the first error in line order.
     vyre::result<problem, load_error> run() {
@@ -229,13 +259,15 @@ private:
             vyre::detail::reserve_huge(p_.nodes, nodes);
             vyre::detail::reserve_huge(node_line_, nodes);
             nodes_.reserve(std::min(nodes, text_.size() / 16));  // a table slot for each name up to 1 per 16 bytes
+            facts_.reserve(std::min(n.facts, text_.size() / 16));  // (growing it by doubling touches twice the memory)
             // (only the arrays, untouched until filled: the name table grows with the
             // distinct names, so a file of one name repeated stays small)
             const std::size_t facts = std::min({n.facts, cap, text_.size() / 16});
             vyre::detail::reserve_huge(p_.facts, facts);
             vyre::detail::reserve_huge(fact_line_, facts);
             ck_.reserve(nodes, std::min(n.flows, cap));
-            ck_.reserve_calls(std::min(n.calls, cap), std::min(n.callee_flows, cap), std::min(n.ctrflows, cap));
+            const std::size_t keys = std::min(cap, text_.size() / 16);  // (key tables: as for the name table)
+            ck_.reserve_calls(std::min(n.calls, keys), std::min(n.callee_flows, keys), std::min(n.ctrflows, keys));
         }
         std::uint64_t line = 0;
         while (p < end) {
@@ -371,7 +403,9 @@ private:
             batch_[batch_size_++] = batched_node{name, h, id, line};
             if (batch_size_ == batch_capacity) flush_nodes();
         }
-        p_.nodes.push_back(node{std::string(name), owner});
+        node& nd = p_.nodes.emplace_back();
+        nd.name.assign(name.data(), name.size());
+        nd.proc = owner;
         node_line_.push_back(line);
         ck_.add_node(role);
         return id;
@@ -495,7 +529,7 @@ private:
     node_id find_node(std::string_view t) {
         if (!repeated_node_name_) {
             for (const node_id cand : {last_node_, last_node_ + 1})
-                if (cand < p_.nodes.size() && p_.nodes[cand].name == t) return last_node_ = cand;
+                if (cand < p_.nodes.size() && same_name(p_.nodes[cand].name, t)) return last_node_ = cand;
         }
         const node_id n = nodes_.find(t);
         if (n != none32) last_node_ = n;
@@ -526,7 +560,7 @@ private:
     fact_id find_fact(std::string_view t) {
         const std::uint64_t h = name_map::hash(t);
         recent_fact& r = recent_facts_[h % recent_fact_slots];
-        if (r.hash == h && r.id != none32 && p_.facts[r.id - 1] == t) return r.id;
+        if (r.hash == h && r.id != none32 && same_name(p_.facts[r.id - 1], t)) return r.id;
         const fact_id f = facts_.find_hashed(t, h);
         if (f != none32) r = recent_fact{h, f};
         return f;
@@ -585,6 +619,10 @@ private:
                 if (fb == zero_fact) {
                     report(line, t, std::string(fa == zero_fact ? msg_pair_zero_zero : msg_pair_to_zero));
                     return false;
+                }
+                if (f.pairs.empty()) {
+                    // room for every pair on the rest of the line at once (no regrowth: fewer fresh heap pages)
+                    f.pairs.reserve(static_cast<std::size_t>(std::count(t.data() + gt, c.e, '>')));
                 }
                 f.pairs.emplace_back(fa, fb);
             } else {
