@@ -1,7 +1,8 @@
 /// \file test/unit/huge_pages_test.cpp
 /// The huge-page helpers (vyre/core/huge_pages.hpp) are hints: whatever the
-/// kernel does, they must keep the containers' laws. Sizes straddle the 4 MiB
-/// threshold so that both the hinted and the plain paths run.
+/// kernel does, they must keep the containers' laws. Sizes straddle the 1 MiB
+/// threshold and the 2 MiB blocks so that the hinted, rounded and plain paths
+/// all run.
 
 #include <catch2/catch.hpp>
 
@@ -23,8 +24,30 @@ TEST_CASE("advise_huge_pages accepts any range, null and unaligned included", "[
     CHECK(v.back() == 7);
 }
 
+TEST_CASE("huge_capacity rounds large reservations up to whole 2 MiB blocks, less the allocator's 24 bytes",
+          "[core][huge_pages]") {
+    CHECK(huge_capacity(0, 4) == 0);
+    CHECK(huge_capacity(1000, 4) == 1000);                             // under 1 MiB: as asked
+    CHECK(huge_capacity((huge_hint_min_bytes / 8) - 1, 8) == (huge_hint_min_bytes / 8) - 1);
+    CHECK(huge_capacity(5, 0) == 5);                                   // (no size: as asked)
+    CHECK(huge_capacity(std::size_t(-1) / 2, 8) == std::size_t(-1) / 2);  // (would overflow: as asked)
+    for (std::size_t elem : {std::size_t{1}, std::size_t{8}, std::size_t{12}, std::size_t{88}, std::size_t{4000}}) {
+        for (std::size_t bytes : {huge_hint_min_bytes, huge_page_bytes - 24, huge_page_bytes - 23, huge_page_bytes,
+                                  std::size_t{5} << 20, (std::size_t{6} << 20) - 24}) {
+            const std::size_t n = (bytes + elem - 1) / elem;
+            const std::size_t c = huge_capacity(n, elem);
+            INFO("elem=" << elem << " n=" << n);
+            CHECK(c >= n);
+            const std::size_t k = (n * elem + 24 + huge_page_bytes - 1) / huge_page_bytes;  // blocks needed
+            CHECK(c * elem + 24 <= k * huge_page_bytes);                  // fits in k blocks with the header
+            CHECK((c + 1) * elem + 24 > k * huge_page_bytes);             // and fills them
+        }
+    }
+}
+
 TEST_CASE("reserve_huge is reserve: capacity at least n, elements kept", "[core][huge_pages]") {
-    for (std::size_t n : {std::size_t{0}, std::size_t{100}, std::size_t{3} << 20}) {
+    for (std::size_t n : {std::size_t{0}, std::size_t{100}, (std::size_t{1} << 18) + 1, (std::size_t{1} << 19) - 6,
+                          std::size_t{3} << 20}) {
         std::vector<std::uint32_t> v(1000);
         std::iota(v.begin(), v.end(), 0u);
         const auto before = v;

@@ -162,6 +162,11 @@ TEST_CASE("ifds format: flow errors", "[ifds][format][errors]") {
         {"leaving a call site (flow first)", with("flow a c id\ncall a f b\n"), 11, "a", "cannot have flow edges"},
         {"repeated flow edge", with("flow a b id\nflow b c\nflow a b gen:x\n"), 12, "b",
          "repeated flow edge 'a' -> 'b': already given at line 10"},
+        {"the first repetition in line order, among interleaved edges",
+         with("flow a b\nflow a c\nflow b c\nflow ms a\nflow a c gen:x\nflow a b\nflow ms a\n"), 14, "c",
+         "repeated flow edge 'a' -> 'c': already given at line 11"},
+        {"a repeated edge among other edges of its node", with("flow b c\nflow ms a\nflow b c id\nflow b a\nflow b c gen:y\n"),
+         12, "c", "repeated flow edge 'b' -> 'c': already given at line 10"},
         {"malformed term", with("flow a b foo\n"), 10, "foo", "flow-function term"},
         {"term looking like a list", with("flow a b id:x\n"), 10, "id:x", "flow-function term"},
         {"kill:0", with("flow a b id kill:0\n"), 10, "kill:0", "cannot be killed"},
@@ -395,6 +400,95 @@ TEST_CASE("ifds format: flow-function terms", "[ifds][format]") {
     CHECK(ff_of(" gen:z,x,z gen:y kill:y,y") == flow_function{false, {2}, {1, 2, 3}, {}});  // sorted, unique
     CHECK(ff_of(" 0>y x>y x>y") == flow_function{false, {}, {}, {{0, 2}, {1, 2}}});
     CHECK(ff_of(" z>x y>x id") == flow_function{true, {}, {}, {{2, 1}, {3, 1}}});
+}
+
+TEST_CASE("ifds format: callflow, retflow and ctrflow attach to their call whichever comes first",
+          "[ifds][format]") {
+    const problem p = load_ok(with("ctrflow a gen:x\n"     // before its call
+                                   "call a f b\n"
+                                   "callflow a f x>y\n"   // after its call
+                                   "retflow a f kill:y\n"
+                                   "retflow c h y>x\n"    // before its call
+                                   "call c h b\n"
+                                   "ctrflow c id kill:x\n"  // after its call
+                                   "flow b c\n"));
+    REQUIRE(p.calls.size() == 2);
+    CHECK(p.calls[0].callflow == flow_function{false, {}, {}, {{1, 2}}});
+    CHECK(p.calls[0].retflow == flow_function{false, {2}, {}, {}});
+    CHECK(p.calls[1].callflow == flow_function::id());
+    CHECK(p.calls[1].retflow == flow_function{false, {}, {}, {{2, 1}}});
+    REQUIRE(p.ctrflows.size() == 2);
+    CHECK(p.ctrflows.at(p.calls[0].site) == flow_function{false, {}, {1}, {}});
+    CHECK(p.ctrflows.at(p.calls[1].site) == flow_function{true, {1}, {}, {}});
+    // a faulty call is reported; its callflow, before or after it, adds no error of its own
+    check_errors({
+        {"callflow after a faulty call", with("call a f a\ncallflow a f x>y\n"), 10, "a", "return site must differ"},
+        {"callflow before a faulty call", with("callflow a f x>y\ncall a f a\n"), 11, "a", "return site must differ"},
+        {"repeated callflow after its call", with("call a f b\ncallflow a f x>y\ncallflow a f id\n"), 12, "f",
+         "repeated callflow"},
+    });
+}
+
+TEST_CASE("ifds format: the name helpers agree with their plain definitions", "[ifds][format][names]") {
+    using weir::ifds::detail::hash_bytes;
+    using weir::ifds::detail::line_cursor;
+    using weir::ifds::detail::same_bytes;
+    std::mt19937 rng(7);
+    // same_bytes is memcmp == 0, for every length and every place a difference can be
+    for (std::size_t n = 0; n <= 40; ++n) {
+        std::string a(n + 3, 'q'), b;
+        for (char& c : a) c = static_cast<char>('a' + rng() % 26);
+        b = a;
+        CHECK(same_bytes(a.data() + 1, b.data() + 1, n));
+        for (std::size_t i = 0; i < n; ++i) {
+            std::string c = b;
+            c[1 + i] ^= 0x20;
+            INFO("n=" << n << " i=" << i);
+            CHECK_FALSE(same_bytes(a.data() + 1, c.data() + 1, n));
+            CHECK(same_bytes(a.data() + 1, c.data() + 1, i));  // the bytes before the difference
+        }
+        // bytes outside the range do not count
+        std::string d = b;
+        d[0] ^= 1;
+        d[n + 1] ^= 1;
+        CHECK(same_bytes(a.data() + 1, d.data() + 1, n));
+        // hash_bytes depends on the bytes, not on where they are
+        CHECK(hash_bytes(a.data() + 1, n) == hash_bytes(d.data() + 1, n));
+        // up to 7 bytes the hash is one-to-one: any change of one byte changes it
+        if (n <= 7)
+            for (std::size_t i = 0; i < n; ++i)
+                for (int bit = 0; bit < 8; ++bit) {
+                    std::string c = b;
+                    c[1 + i] = static_cast<char>(c[1 + i] ^ (1 << bit));
+                    CHECK(hash_bytes(c.data() + 1, n) != hash_bytes(b.data() + 1, n));
+                }
+    }
+    // line_cursor splits like the plain definition: runs of bytes other than blank, tab and '#',
+    // the first '#' ending the line
+    auto reference = [](std::string_view line) {
+        std::vector<std::string> out;
+        std::string cur;
+        for (char c : line) {
+            if (c == '#') break;
+            if (c == ' ' || c == '\t') {
+                if (!cur.empty()) out.push_back(cur), cur.clear();
+            } else {
+                cur += c;
+            }
+        }
+        if (!cur.empty()) out.push_back(cur);
+        return out;
+    };
+    const char alphabet[] = {'a', 'b', '.', '>', ',', ':', ' ', ' ', '\t', '#', '\x80', '\0', '\x01', '\xff'};
+    for (int round = 0; round < 3000; ++round) {
+        std::string line(rng() % 48, 'x');
+        for (char& c : line) c = rng() % 3 ? static_cast<char>('a' + rng() % 26) : alphabet[rng() % std::size(alphabet)];
+        std::vector<std::string> got;
+        line_cursor c{line.data(), line.data() + line.size()};
+        for (std::string_view t = c.next(); !t.empty(); t = c.next()) got.emplace_back(t);
+        INFO("line: '" << line << "'");
+        CHECK(got == reference(line));
+    }
 }
 
 TEST_CASE("ifds format: calls", "[ifds][format]") {

@@ -27,7 +27,7 @@ namespace vyre::detail {
 inline constexpr std::size_t huge_page_bytes = std::size_t{1} << 21;
 
 /// Sizes from which the hints below are given (smaller regions are left alone).
-inline constexpr std::size_t huge_hint_min_bytes = std::size_t{1} << 19;
+inline constexpr std::size_t huge_hint_min_bytes = std::size_t{1} << 20;
 
 /// Hints that the pages of [p, p + bytes) will be filled soon and may be
 /// backed by huge pages: the kernel then backs every 2 MiB-aligned block of
@@ -53,7 +53,7 @@ inline void advise_huge_pages(const void* p, std::size_t bytes) noexcept {
 /// header, page-rounded), and Linux (from 6.12) places such mappings on a
 /// 2 MiB boundary, so all of it can be huge pages instead of the aligned
 /// middle only. Elsewhere it only rounds up, by less than 2 MiB. Regions under
-/// 512 KiB are not rounded.
+/// 1 MiB are not rounded.
 inline std::size_t huge_capacity(std::size_t n, std::size_t elem) noexcept {
     if (elem == 0 || elem > 4000 || n > (std::size_t(-1) - huge_page_bytes) / elem) return n;
     const std::size_t bytes = n * elem;

@@ -451,12 +451,12 @@ public:
     void reserve_calls(std::size_t calls, std::size_t callee_flows, std::size_t ctrflows) {
         using vyre::detail::reserve_huge;
         reserve_huge(p_.calls, calls);
-        reserve_huge(pending_, callee_flows + ctrflows);
         // the key tables too, at once (growing them by doubling touches twice the memory)
         calls_.reserve(calls);
         callf_keys_.reserve(callee_flows / 2);
         ret_keys_.reserve(callee_flows / 2);
         ctr_keys_.reserve(ctrflows);
+        p_.ctrflows.reserve(ctrflows);
     }
 
     /// Skips the term rules on the flow functions handed in from now on: for
@@ -557,6 +557,10 @@ public:
             return;
         }
         canonicalize(f);
+        if (const call_info* ci = calls_.find(key(site, callee))) {  // the call came first: attach now
+            if (ci->idx != none32) (is_ret ? p_.calls[ci->idx].retflow : p_.calls[ci->idx].callflow) = std::move(f);
+            return;
+        }
         pending_.push_back(pending{pos, is_ret ? kind_ret : kind_call, site, callee, std::move(f)});
     }
 
@@ -569,6 +573,10 @@ public:
             return;
         }
         canonicalize(f);
+        if (call_seen_[site]) {  // a call line at the site came first: attach now
+            p_.ctrflows[site] = std::move(f);
+            return;
+        }
         pending_.push_back(pending{pos, kind_ctr, site, 0, std::move(f)});
     }
 
@@ -646,21 +654,27 @@ private:
     /// many, and each node has few), then each group of two or more is sorted
     /// by (TO, position) and neighbours are compared.
     void report_repeated_flows() {
+        if (flow_keys_.size() < none32) report_repeated_flows_as<std::uint32_t>();  // (half the memory)
+        else report_repeated_flows_as<std::size_t>();
+    }
+    /// `report_repeated_flows` with edge indices of type `Index`.
+    template <class Index>
+    void report_repeated_flows_as() {
         const std::size_t n = flow_keys_.size(), nodes = p_.nodes.size();
         if (n < 2) return;
-        std::vector<std::size_t> first;  // group bounds, by FROM
-        vyre::detail::assign_huge(first, nodes + 1, std::size_t{0});
+        std::vector<Index> first;  // group bounds, by FROM
+        vyre::detail::assign_huge(first, nodes + 1, Index{0});
         for (const flow_key& k : flow_keys_) ++first[(k.key >> 32) + 1];
         for (std::size_t v = 0; v < nodes; ++v) first[v + 1] += first[v];
-        std::vector<std::size_t> order;  // edge indices grouped by FROM, in line order within a group
-        vyre::detail::assign_huge(order, n, std::size_t{0});
+        std::vector<Index> order;  // edge indices grouped by FROM, in line order within a group
+        vyre::detail::assign_huge(order, n, Index{0});
         {
-            std::vector<std::size_t> next(first.begin(), first.end() - 1);
-            for (std::size_t i = 0; i < n; ++i) order[next[flow_keys_[i].key >> 32]++] = i;
+            std::vector<Index> next(first.begin(), first.end() - 1);
+            for (std::size_t i = 0; i < n; ++i) order[next[flow_keys_[i].key >> 32]++] = static_cast<Index>(i);
         }
         std::vector<flow_key> group;
         for (std::size_t v = 0; v < nodes; ++v) {
-            const std::size_t b = first[v], e = first[v + 1];
+            const std::size_t b = first[v], e = first[v + 1];  // (Index widens)
             if (e - b < 2) continue;
             group.clear();
             for (std::size_t j = b; j < e; ++j) group.push_back(flow_keys_[order[j]]);
@@ -737,7 +751,7 @@ private:
     bool terms_checked_ = false;            ///< see `terms_checked_by_caller`
     u64_map<call_info> calls_;              ///< (site, callee) → call
     u64_map<std::uint64_t> callf_keys_, ret_keys_, ctr_keys_, seed_keys_;
-    std::vector<pending> pending_;
+    std::vector<pending> pending_;          ///< callflow/retflow/ctrflow lines read before their call
 };
 
 } // namespace detail
