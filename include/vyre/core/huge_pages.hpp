@@ -50,10 +50,10 @@ inline void advise_huge_pages(const void* p, std::size_t bytes) noexcept {
 /// The element count to reserve for at least `n` elements of `elem` bytes so
 /// that the allocation fills whole huge pages: glibc serves a request of
 /// 2 MiB * k - 24 bytes with a mapping of exactly 2 MiB * k (16 bytes of
-/// header, page-rounded), and Linux (from 6.12) places such mappings on a
-/// 2 MiB boundary, so all of it can be huge pages instead of the aligned
-/// middle only. Elsewhere it only rounds up, by less than 2 MiB. Regions under
-/// 1 MiB are not rounded.
+/// header, page-rounded), and recent Linux places an anonymous mapping whose
+/// length is a multiple of 2 MiB on a 2 MiB boundary (seen on 6.18), so all
+/// of it can be huge pages instead of the aligned middle only. Elsewhere it
+/// only rounds up, by less than 2 MiB. Regions under 1 MiB are not rounded.
 inline std::size_t huge_capacity(std::size_t n, std::size_t elem) noexcept {
     if (elem == 0 || elem > 4000 || n > (std::size_t(-1) - huge_page_bytes) / elem) return n;
     const std::size_t bytes = n * elem;
