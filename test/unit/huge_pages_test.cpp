@@ -45,27 +45,37 @@ TEST_CASE("huge_capacity rounds large reservations up to whole 2 MiB blocks, les
     }
 }
 
-TEST_CASE("reserve_huge is reserve: capacity at least n, elements kept", "[core][huge_pages]") {
-    for (std::size_t n : {std::size_t{0}, std::size_t{100}, (std::size_t{1} << 18) + 1, (std::size_t{1} << 19) - 6,
-                          std::size_t{3} << 20}) {
-        std::vector<std::uint32_t> v(1000);
-        std::iota(v.begin(), v.end(), 0u);
-        const auto before = v;
-        reserve_huge(v, n);
-        CHECK(v.capacity() >= n);
-        CHECK(v == before);
-        const auto cap = v.capacity();
-        reserve_huge(v, n / 2);  // never shrinks
-        CHECK(v.capacity() == cap);
+TEST_CASE("reserve_huge is reserve: capacity at least n (exactly n as asked, huge_capacity(n) whole), elements kept",
+          "[core][huge_pages]") {
+    for (huge_blocks blocks : {huge_blocks::as_asked, huge_blocks::whole}) {
+        for (std::size_t n : {std::size_t{0}, std::size_t{100}, (std::size_t{1} << 18) + 1,
+                              (std::size_t{1} << 19) - 6, std::size_t{3} << 20}) {
+            INFO("whole=" << (blocks == huge_blocks::whole) << " n=" << n);
+            std::vector<std::uint32_t> v(1000);
+            std::iota(v.begin(), v.end(), 0u);
+            const auto before = v;
+            reserve_huge(v, n, blocks);
+            if (n > before.size())  // (std::vector::reserve gives exactly what is asked)
+                CHECK(v.capacity() == (blocks == huge_blocks::whole ? huge_capacity(n, sizeof(std::uint32_t)) : n));
+            CHECK(v.capacity() >= n);
+            CHECK(v == before);
+            const auto cap = v.capacity();
+            reserve_huge(v, n / 2, blocks);  // never shrinks
+            CHECK(v.capacity() == cap);
+            v.resize(v.capacity(), 7u);  // the whole capacity is usable
+            CHECK(v.back() == (cap > before.size() ? 7u : 999u));
+        }
     }
 }
 
 TEST_CASE("assign_huge is assign: n copies of the value, whatever was there", "[core][huge_pages]") {
-    for (std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{2} << 20}) {
-        std::vector<std::uint64_t> v(17, 3);
-        assign_huge(v, n, std::uint64_t{42});
-        REQUIRE(v.size() == n);
-        CHECK(std::count(v.begin(), v.end(), std::uint64_t{42}) == static_cast<std::ptrdiff_t>(n));
+    for (huge_blocks blocks : {huge_blocks::as_asked, huge_blocks::whole}) {
+        for (std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{2} << 20}) {
+            std::vector<std::uint64_t> v(17, 3);
+            assign_huge(v, n, std::uint64_t{42}, blocks);
+            REQUIRE(v.size() == n);
+            CHECK(std::count(v.begin(), v.end(), std::uint64_t{42}) == static_cast<std::ptrdiff_t>(n));
+        }
     }
 }
 

@@ -102,26 +102,40 @@ inline void collapse_first_huge_page(const void* p, std::size_t bytes) noexcept 
 #endif
 }
 
-/// `v.reserve(n)` (rounded up by `huge_capacity`), then the huge-page hint on
-/// the reserved storage when it is fresh (the reservation grew), and its
-/// first block made a huge page (`collapse_first_huge_page`). Elements keep
-/// their values.
+/// How `reserve_huge` and `assign_huge` size fresh storage.
+enum class huge_blocks : bool {
+    /// As asked: only the 2 MiB blocks that happen to lie wholly inside the
+    /// storage can be huge pages, so memory use stays what was asked (the
+    /// choice for storage that callers size, such as resident buffers).
+    as_asked = false,
+    /// Rounded up by `huge_capacity` to whole blocks, all of which can be huge
+    /// pages, the first one collapsed at once: fewer page faults, for up to
+    /// 2 MiB more memory in use (the last block is backed whole once touched).
+    /// The choice for arrays filled right away and to the end (a loader's).
+    whole = true,
+};
+
+/// `v.reserve(n)` (rounded up to whole blocks with `huge_blocks::whole`), then
+/// the huge-page hint on the reserved storage when it is fresh (the
+/// reservation grew), and, with `whole`, its first block made a huge page
+/// (`collapse_first_huge_page`). Elements keep their values.
 template <class T, class A>
-void reserve_huge(std::vector<T, A>& v, std::size_t n) {
+void reserve_huge(std::vector<T, A>& v, std::size_t n, huge_blocks blocks = huge_blocks::as_asked) {
     if (n <= v.capacity()) return;
-    v.reserve(huge_capacity(n, sizeof(T)));
+    v.reserve(blocks == huge_blocks::whole ? huge_capacity(n, sizeof(T)) : n);
     const std::size_t bytes = v.capacity() * sizeof(T);
     if (bytes < huge_hint_min_bytes) return;
     advise_huge_pages(v.data(), bytes);
-    collapse_first_huge_page(v.data(), bytes);
+    if (blocks == huge_blocks::whole) collapse_first_huge_page(v.data(), bytes);
 }
 
-/// `v.assign(n, value)` into storage hinted before it is filled.
+/// `v.assign(n, value)` into storage hinted (and with `huge_blocks::whole`,
+/// rounded) before it is filled.
 template <class T, class A>
-void assign_huge(std::vector<T, A>& v, std::size_t n, const T& value) {
+void assign_huge(std::vector<T, A>& v, std::size_t n, const T& value, huge_blocks blocks = huge_blocks::as_asked) {
     if (n > v.capacity()) {
         std::vector<T, A>().swap(v);
-        reserve_huge(v, n);
+        reserve_huge(v, n, blocks);
     }
     v.assign(n, value);
 }

@@ -243,7 +243,7 @@ private:
     }
     void rehash(std::size_t cap) {
         std::vector<slot> old = std::move(slots_);
-        vyre::detail::assign_huge(slots_, cap, slot{});
+        vyre::detail::assign_huge(slots_, cap, slot{}, vyre::detail::huge_blocks::whole);
         mask_ = cap - 1;
         for (slot& o : old)
             if (o.key != empty) {
@@ -324,7 +324,7 @@ private:
     }
     void rehash(std::size_t cap) {
         std::vector<slot> old = std::move(slots_);
-        vyre::detail::assign_huge(slots_, cap, slot{});
+        vyre::detail::assign_huge(slots_, cap, slot{}, vyre::detail::huge_blocks::whole);
         mask_ = cap - 1;
         for (const slot& s : old)
             if (s.p != nullptr) {
@@ -435,13 +435,14 @@ public:
     /// Reserves room for about `nodes` nodes and `flows` flow edges.
     void reserve(std::size_t nodes, std::size_t flows) {
         using vyre::detail::reserve_huge;
-        reserve_huge(role_, nodes);
-        reserve_huge(retsite_, nodes);
-        reserve_huge(call_seen_, nodes);
-        reserve_huge(flow_pos_, nodes);
-        reserve_huge(call_pos_, nodes);
-        reserve_huge(flow_keys_, flows);
-        reserve_huge(p_.flows, flows);
+        constexpr auto whole = vyre::detail::huge_blocks::whole;  // filled as the input is read
+        reserve_huge(role_, nodes, whole);
+        reserve_huge(retsite_, nodes, whole);
+        reserve_huge(call_seen_, nodes, whole);
+        reserve_huge(flow_pos_, nodes, whole);
+        reserve_huge(call_pos_, nodes, whole);
+        reserve_huge(flow_keys_, flows, whole);
+        reserve_huge(p_.flows, flows, whole);
     }
 
     /// Reserves room for about `calls` call lines, `callee_flows`
@@ -449,8 +450,7 @@ public:
     /// (untouched until filled) and the key tables (the caller bounds the
     /// counts, so that a file of one line repeated stays small).
     void reserve_calls(std::size_t calls, std::size_t callee_flows, std::size_t ctrflows) {
-        using vyre::detail::reserve_huge;
-        reserve_huge(p_.calls, calls);
+        vyre::detail::reserve_huge(p_.calls, calls, vyre::detail::huge_blocks::whole);
         // the key tables too, at once (growing them by doubling touches twice the memory)
         calls_.reserve(calls);
         callf_keys_.reserve(callee_flows / 2);
@@ -663,11 +663,11 @@ private:
         const std::size_t n = flow_keys_.size(), nodes = p_.nodes.size();
         if (n < 2) return;
         std::vector<Index> first;  // group bounds, by FROM
-        vyre::detail::assign_huge(first, nodes + 1, Index{0});
+        vyre::detail::assign_huge(first, nodes + 1, Index{0}, vyre::detail::huge_blocks::whole);
         for (const flow_key& k : flow_keys_) ++first[(k.key >> 32) + 1];
         for (std::size_t v = 0; v < nodes; ++v) first[v + 1] += first[v];
         std::vector<Index> order;  // edge indices grouped by FROM, in line order within a group
-        vyre::detail::assign_huge(order, n, Index{0});
+        vyre::detail::assign_huge(order, n, Index{0}, vyre::detail::huge_blocks::whole);
         {
             std::vector<Index> next(first.begin(), first.end() - 1);
             for (std::size_t i = 0; i < n; ++i) order[next[flow_keys_[i].key >> 32]++] = static_cast<Index>(i);

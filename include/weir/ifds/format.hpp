@@ -254,17 +254,18 @@ private:
             // filled without moving, in storage hinted for huge pages; capped so
             // that a huge input grows its arrays instead of reserving far ahead)
             const statement_counts n = count_statements(p, end);
+            constexpr auto whole = vyre::detail::huge_blocks::whole;  // filled at once and to the end
             constexpr std::size_t cap = std::size_t{1} << 24;
             const std::size_t nodes = std::min(n.nodes, cap);
-            vyre::detail::reserve_huge(p_.nodes, nodes);
-            vyre::detail::reserve_huge(node_line_, nodes);
+            vyre::detail::reserve_huge(p_.nodes, nodes, whole);
+            vyre::detail::reserve_huge(node_line_, nodes, whole);
             nodes_.reserve(std::min(nodes, text_.size() / 16));  // a table slot for each name up to 1 per 16 bytes
             facts_.reserve(std::min(n.facts, text_.size() / 16));  // (growing it by doubling touches twice the memory)
             // (only the arrays, untouched until filled: the name table grows with the
             // distinct names, so a file of one name repeated stays small)
             const std::size_t facts = std::min({n.facts, cap, text_.size() / 16});
-            vyre::detail::reserve_huge(p_.facts, facts);
-            vyre::detail::reserve_huge(fact_line_, facts);
+            vyre::detail::reserve_huge(p_.facts, facts, whole);
+            vyre::detail::reserve_huge(fact_line_, facts, whole);
             ck_.reserve(nodes, std::min(n.flows, cap));
             const std::size_t keys = std::min(cap, text_.size() / 16);  // (key tables: as for the name table)
             ck_.reserve_calls(std::min(n.calls, keys), std::min(n.callee_flows, keys), std::min(n.ctrflows, keys));
