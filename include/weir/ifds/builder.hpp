@@ -275,7 +275,7 @@ public:
         for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
             const slot& s = slots_[i];
             if (s.p == nullptr) return none32;
-            if (s.len == len && equal(s.p, name.data(), len)) return s.val;
+            if (s.len == len && same_bytes(s.p, name.data(), len)) return s.val;
         }
     }
     /// The hash `insert_hashed` and `prefetch` take.
@@ -302,7 +302,7 @@ public:
         for (;; i = (i + 1) & mask_) {
             slot& s = slots_[i];
             if (s.p == nullptr) break;
-            if (s.len == len && equal(s.p, name.data(), len)) return {s.val, false};
+            if (s.len == len && same_bytes(s.p, name.data(), len)) return {s.val, false};
         }
         slots_[i] = slot{name.data(), len, id};
         ++size_;
@@ -316,7 +316,6 @@ private:
         std::uint32_t len = 0;
         std::uint32_t val = 0;
     };
-    static bool equal(const char* a, const char* b, std::uint32_t n) noexcept { return same_bytes(a, b, n); }
     static std::size_t capacity_for(std::size_t n) noexcept {
         std::size_t c = 16;
         while (7 * c < 10 * n) c *= 2;

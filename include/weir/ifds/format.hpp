@@ -259,10 +259,11 @@ private:
             const std::size_t nodes = std::min(n.nodes, cap);
             vyre::detail::reserve_huge(p_.nodes, nodes, whole);
             vyre::detail::reserve_huge(node_line_, nodes, whole);
-            nodes_.reserve(std::min(nodes, text_.size() / 16));  // a table slot for each name up to 1 per 16 bytes
-            facts_.reserve(std::min(n.facts, text_.size() / 16));  // (growing it by doubling touches twice the memory)
-            // (only the arrays, untouched until filled: the name table grows with the
-            // distinct names, so a file of one name repeated stays small)
+            // the name tables at once too (growing them by doubling touches twice the memory),
+            // with a slot for each name up to 1 per 16 bytes of input, so that a file of one
+            // name repeated stays small
+            nodes_.reserve(std::min(nodes, text_.size() / 16));
+            facts_.reserve(std::min(n.facts, text_.size() / 16));
             const std::size_t facts = std::min({n.facts, cap, text_.size() / 16});
             vyre::detail::reserve_huge(p_.facts, facts, whole);
             vyre::detail::reserve_huge(fact_line_, facts, whole);
@@ -536,9 +537,8 @@ private:
             auto is = [&](std::size_t cand) { return cand < n && same_name(p_.nodes[cand].name, t); };
             const std::size_t last = last_node_;
             if (is(last)) return last_node_;
-            if (is(last + 1)) return ++last_node_;
-            for (std::size_t d = 1; d <= near_window; ++d) {
-                if (d > 1 && is(last + d)) return last_node_ = static_cast<node_id>(last + d);
+            for (std::size_t d = 1; d <= near_window; ++d) {  // last + 1, last - 1, last + 2, ...
+                if (is(last + d)) return last_node_ = static_cast<node_id>(last + d);
                 if (d <= last && is(last - d)) return last_node_ = static_cast<node_id>(last - d);
             }
         }
