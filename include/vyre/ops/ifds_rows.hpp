@@ -107,7 +107,18 @@ inline std::uint32_t chunk_len(std::uint32_t F, std::uint32_t k) { return std::m
 /// (`a` in the exit case: the caller facts that enter the context).
 struct scratch {
     std::vector<std::uint32_t> a, b;
+    std::array<std::uint32_t, 4> small_a{}, small_b{};  ///< used instead of a, b for masks of up to 128 facts
 };
+
+/// `W` zeroed words: `small` when they fit (no heap work per entry), else `big`.
+VYRE_IFDS_INLINE std::uint32_t* zeroed_words(std::uint32_t W, std::array<std::uint32_t, 4>& small, std::vector<std::uint32_t>& big) {
+    if (W <= small.size()) {
+        small = {};
+        return small.data();
+    }
+    big.assign(W, 0);
+    return big.data();
+}
 
 /// Expands one entry. `sink.add(node, ctx, k, mask)` receives every row chunk to OR in.
 template <class Sink>
@@ -126,19 +137,19 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
             if (idm) sink.add(m, c, k, idm);
             continue;
         }
-        sc.a.assign(W, 0);
-        sc.a[k] = idm;
+        std::uint32_t* out = zeroed_words(W, sc.small_a, sc.a);
+        out[k] = idm;
         for (std::uint32_t x = x0; x < x1; ++x) {
             const std::uint32_t s = R(edge_x_src, x), d = R(edge_x_dst, x);
-            if (s / 32 == k && ((delta >> (s % 32)) & 1u) && d < F) sc.a[d / 32] |= 1u << (d % 32);
+            if (s / 32 == k && ((delta >> (s % 32)) & 1u) && d < F) out[d / 32] |= 1u << (d % 32);
         }
         for (std::uint32_t j = 0; j < W; ++j)
-            if (sc.a[j]) sink.add(m, c, j, sc.a[j]);
+            if (out[j]) sink.add(m, c, j, out[j]);
     }
     const std::uint32_t kind = T(node_kind, n);
     if (kind & 1u) {  // call site: enter the callees, apply their known summaries
         const std::uint32_t r = T(retsite, n);
-        sc.b.assign(W, 0);  // facts to add at the return site, context c
+        std::uint32_t* ret = zeroed_words(W, sc.small_b, sc.b);  // facts to add at the return site, context c
         bool any = false;
         for (std::uint32_t bits = delta; bits; bits &= bits - 1) {
             const std::uint32_t d = 32 * k + static_cast<std::uint32_t>(std::countr_zero(bits));
@@ -154,7 +165,7 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
                         const std::uint64_t rr = std::uint64_t(T(ret_row, ce)) + d4;
                         for (auto [t, t_end] = T.range(ret_off, rr, ret_fact); t < t_end; ++t) {
                             const std::uint32_t d5 = T(ret_fact, t);
-                            if (d5 < F) sc.b[d5 / 32] |= 1u << (d5 % 32), any = true;
+                            if (d5 < F) ret[d5 / 32] |= 1u << (d5 % 32), any = true;
                         }
                     }
                 }
@@ -162,7 +173,7 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
         }
         if (any)
             for (std::uint32_t j = 0; j < W; ++j)
-                if (sc.b[j]) sink.add(r, c, j, sc.b[j]);
+                if (ret[j]) sink.add(r, c, j, ret[j]);
     }
     if (kind & 2u) {  // exit: return to every caller context that reaches a matching call
         const std::uint32_t p = T(node_proc, n);
@@ -170,14 +181,14 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
             const std::uint32_t ce3 = T(callers_ce, k3), site = T(ce_site, ce3), r3 = T(ce_retsite, ce3);
             const std::uint32_t fcs = T.facts(site), ws = (fcs + 31) / 32;
             // facts to add at the return site
-            sc.b.assign(ws, 0);
+            std::uint32_t* ret3 = zeroed_words(ws, sc.small_b, sc.b);
             bool any = false;
             for (std::uint32_t bits = delta; bits; bits &= bits - 1) {
                 const std::uint32_t d = 32 * k + static_cast<std::uint32_t>(std::countr_zero(bits));
                 const std::uint64_t rr = std::uint64_t(T(ret_row, ce3)) + d;
                 for (auto [t, t_end] = T.range(ret_off, rr, ret_fact); t < t_end; ++t) {
                     const std::uint32_t d5 = T(ret_fact, t);
-                    if (d5 < fcs) sc.b[d5 / 32] |= 1u << (d5 % 32), any = true;
+                    if (d5 < fcs) ret3[d5 / 32] |= 1u << (d5 % 32), any = true;
                 }
             }
             if (!any) continue;
@@ -195,7 +206,7 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
                 for (std::size_t i = 0; i < sc.a.size() && !hit; ++i) hit = test_bit(pe, row + sc.a[i]);
                 if (!hit) continue;
                 for (std::uint32_t j = 0; j < ws; ++j)
-                    if (sc.b[j]) sink.add(r3, d0, j, sc.b[j]);
+                    if (ret3[j]) sink.add(r3, d0, j, ret3[j]);
             }
         }
     }

@@ -41,6 +41,8 @@ inline constexpr std::uint32_t arg_pe = ifds_rows::arg_pe, arg_seeds = arg_pe + 
                                arg_count = arg_pe + 3;
 /// Words per seed and worklist entry (as `ifds_rows`).
 inline constexpr std::uint32_t entry_words = ifds_rows::entry_words;
+/// A worklist entry: node, context, chunk, mask of new facts.
+using entry = std::array<std::uint32_t, entry_words>;
 
 /// A sink for `ifds_rows::expand_entry` that sets the new bits and pushes
 /// every chunk that had new ones onto a worklist stack.
@@ -48,21 +50,21 @@ template <bool Atomic>
 struct stack_sink {
     const ifds::tables& T;
     ifds::words pe;
-    std::vector<std::uint32_t>* stack;
+    std::vector<entry>* stack;
 
-    void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
+    VYRE_IFDS_INLINE void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
         const std::uint32_t F = T.facts(node);
         if (ctx >= F || 32ull * k >= F) return;
         const std::uint32_t len = ifds_rows::chunk_len(F, k);
-        const std::uint32_t fresh = ifds_rows::or_bits<Atomic>(pe, ifds_rows::row_pos(T, node, ctx, k),
-                                                               mask & (len == 32 ? ~0u : ((1u << len) - 1)));
-        if (fresh) stack->insert(stack->end(), {node, ctx, k, fresh});
+        const std::uint64_t pos = std::uint64_t(T(ifds::pe_word, node)) * 32 + std::uint64_t(ctx) * F + 32ull * k;  // row_pos
+        const std::uint32_t fresh = ifds_rows::or_bits<Atomic>(pe, pos, mask & (len == 32 ? ~0u : ((1u << len) - 1)));
+        if (fresh) stack->push_back({node, ctx, k, fresh});
     }
     /// Pops the newest entry into `e`; false when the stack is empty.
-    bool pop(std::array<std::uint32_t, entry_words>& e) {
+    bool pop(entry& e) {
         if (stack->empty()) return false;
-        std::copy(stack->end() - entry_words, stack->end(), e.begin());
-        stack->resize(stack->size() - entry_words);
+        e = stack->back();
+        stack->pop_back();
         return true;
     }
 };
@@ -87,14 +89,14 @@ inline result<void> reference(std::span<op_arg> a) {
     ifds_rows::rows R(a);
     ifds::words pe(a[arg_pe]), seeds(a[arg_seeds]), counters(a[arg_counters]);
     VYRE_TRY(check_counters(counters));
-    std::vector<std::uint32_t> stack;
+    std::vector<entry> stack;
     stack_sink<false> sink{T, pe, &stack};
     for (std::uint64_t i = 0, n = seed_count(seeds, counters); i < n; ++i) {
         const std::uint32_t* s = seeds.p + i * entry_words;
         sink.add(s[0], s[1], s[2], s[3]);
     }
     ifds_rows::scratch sc;
-    std::array<std::uint32_t, entry_words> e{};
+    entry e{};
     std::uint32_t expanded = 0;
     while (sink.pop(e)) {
         ifds_rows::expand_entry(T, R, pe, e.data(), sink, sc);

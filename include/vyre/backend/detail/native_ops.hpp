@@ -235,14 +235,23 @@ inline result<void> ifds_rows_solve(std::span<ops::op_arg> a, unsigned t) {
     ops::ifds::words pe(a[fs::arg_pe]), seeds(a[fs::arg_seeds]), counters(a[fs::arg_counters]);
     VYRE_TRY(fs::check_counters(counters));
     const unsigned threads = pe.n < (1u << 15) ? 1u : t;
-    shared_worklist<fs::entry_words> pool(threads);
+    if (threads == 1) {
+        // One thread: the reference's loop, with plain (not atomic) bit updates.
+        try {
+            return fs::reference(a);
+        } catch (const std::bad_alloc&) {
+            return fail(error_code::out_of_memory, "ifds_rows_solve: the worklist ran out of host memory",
+                        "free memory or solve fewer seeds at once");
+        }
+    }
+    shared_worklist<fs::entry> pool(threads);
     std::atomic<std::uint64_t> expanded{0};
     std::atomic<bool> out_of_memory{false};
     parallel_region(threads, [&](unsigned me, unsigned running) {
-        std::vector<std::uint32_t> stack;
+        std::vector<fs::entry> stack;
         fs::stack_sink<true> sink{T, pe, &stack};
         fr::scratch sc;
-        std::array<std::uint32_t, fs::entry_words> e{};
+        fs::entry e{};
         std::uint64_t mine = 0;
         try {
             if (me == 0)

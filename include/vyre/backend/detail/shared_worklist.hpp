@@ -17,8 +17,8 @@
 namespace vyre::detail {
 
 /// The pool and the termination state of `threads` cooperating threads whose
-/// work items are `W` u32 words each.
-template <std::uint32_t W>
+/// work items are `Item`s.
+template <class Item>
 class shared_worklist {
 public:
     explicit shared_worklist(unsigned threads) : threads_(threads) {}
@@ -26,7 +26,7 @@ public:
     /// Called by a thread whose stack is empty: moves work from the pool into
     /// `local` and returns true, or returns false when all work is done (or
     /// `stop` was called).
-    bool refill(std::vector<std::uint32_t>& local) {
+    bool refill(std::vector<Item>& local) {
         std::unique_lock lk(mu_);
         ++idle_;
         waiting_.fetch_add(1, std::memory_order_relaxed);
@@ -39,20 +39,20 @@ public:
             return false;
         }
         // Take half of the pool (at least one item), newest first.
-        const std::size_t items = pool_.size() / W, take = std::max<std::size_t>(1, items / 2);
-        local.insert(local.end(), pool_.end() - static_cast<std::ptrdiff_t>(take * W), pool_.end());
-        pool_.resize(pool_.size() - take * W);
+        const std::size_t take = std::max<std::size_t>(1, pool_.size() / 2);
+        local.insert(local.end(), pool_.end() - static_cast<std::ptrdiff_t>(take), pool_.end());
+        pool_.resize(pool_.size() - take);
         --idle_;
         return true;
     }
 
     /// Called now and then by a working thread: when another thread waits and
     /// `local` holds enough, moves its older half to the pool.
-    void share(std::vector<std::uint32_t>& local) {
-        if (waiting_.load(std::memory_order_relaxed) == 0 || local.size() < 8 * W) return;
+    void share(std::vector<Item>& local) {
+        if (waiting_.load(std::memory_order_relaxed) == 0 || local.size() < 8) return;
         {
             std::lock_guard lk(mu_);
-            const std::size_t half = (local.size() / W / 2) * W;
+            const std::size_t half = local.size() / 2;
             pool_.insert(pool_.end(), local.begin(), local.begin() + static_cast<std::ptrdiff_t>(half));
             local.erase(local.begin(), local.begin() + static_cast<std::ptrdiff_t>(half));
         }
@@ -73,7 +73,7 @@ private:
     const unsigned threads_;
     std::mutex mu_;
     std::condition_variable cv_;
-    std::vector<std::uint32_t> pool_;
+    std::vector<Item> pool_;
     unsigned idle_ = 0;
     bool done_ = false;
     std::atomic<unsigned> waiting_{0};
