@@ -96,9 +96,14 @@ inline void clear_bits(const words& pe, std::uint64_t pos, std::uint32_t mask) {
     if (hi && w + 1 < pe.n) std::atomic_ref<std::uint32_t>(pe.p[w + 1]).fetch_and(~hi, std::memory_order_relaxed);
 }
 
+/// Where chunk k of row (node, ctx) starts in the bitset, given the node's
+/// fact count F (`T.facts(node)`, which the caller has read already).
+VYRE_IFDS_INLINE std::uint64_t row_pos(const tables& T, std::uint32_t node, std::uint32_t F, std::uint32_t ctx, std::uint32_t k) {
+    return std::uint64_t(T(ifds::pe_word, node)) * 32 + std::uint64_t(ctx) * F + 32ull * k;
+}
 /// Where chunk k of row (node, ctx) starts in the bitset, and how many facts it holds.
 inline std::uint64_t row_pos(const tables& T, std::uint32_t node, std::uint32_t ctx, std::uint32_t k) {
-    return std::uint64_t(T(ifds::pe_word, node)) * 32 + std::uint64_t(ctx) * T.facts(node) + 32ull * k;
+    return row_pos(T, node, T.facts(node), ctx, k);
 }
 inline std::uint32_t chunk_len(std::uint32_t F, std::uint32_t k) { return std::min<std::uint32_t>(32, F - 32 * k); }
 
@@ -219,7 +224,7 @@ struct sequential_sink {
     void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
         const std::uint32_t F = T.facts(node);
         if (ctx >= F || 32ull * k >= F) return;
-        const std::uint64_t pos = row_pos(T, node, ctx, k);
+        const std::uint64_t pos = row_pos(T, node, F, ctx, k);
         const std::uint32_t fresh = or_bits<false>(pe, pos, mask & (chunk_len(F, k) == 32 ? ~0u : ((1u << chunk_len(F, k)) - 1)));
         if (!fresh) return;
         const std::uint32_t slot = counters.p[1]++;

@@ -56,8 +56,8 @@ struct stack_sink {
         const std::uint32_t F = T.facts(node);
         if (ctx >= F || 32ull * k >= F) return;
         const std::uint32_t len = ifds_rows::chunk_len(F, k);
-        const std::uint64_t pos = std::uint64_t(T(ifds::pe_word, node)) * 32 + std::uint64_t(ctx) * F + 32ull * k;  // row_pos
-        const std::uint32_t fresh = ifds_rows::or_bits<Atomic>(pe, pos, mask & (len == 32 ? ~0u : ((1u << len) - 1)));
+        const std::uint32_t fresh = ifds_rows::or_bits<Atomic>(pe, ifds_rows::row_pos(T, node, F, ctx, k),
+                                                               mask & (len == 32 ? ~0u : ((1u << len) - 1)));
         if (fresh) stack->push_back({node, ctx, k, fresh});
     }
     /// Pops the newest entry into `e`; false when the stack is empty.
@@ -83,12 +83,11 @@ inline std::uint64_t seed_count(const ifds::words& seeds, const ifds::words& cou
     return std::min<std::uint64_t>(counters.p[0], seeds.n / entry_words);
 }
 
-/// Reference implementation: one stack, newest entry first.
-inline result<void> reference(std::span<op_arg> a) {
-    ifds::tables T(a, a[arg_pe].bytes.size() / 4);
-    ifds_rows::rows R(a);
-    ifds::words pe(a[arg_pe]), seeds(a[arg_seeds]), counters(a[arg_counters]);
-    VYRE_TRY(check_counters(counters));
+/// The whole fixed point on one thread: one stack, newest entry first, plain
+/// (not atomic) bit updates; writes the expanded count into counters[1]
+/// (checked by the caller).
+inline void solve_on_one_thread(const ifds::tables& T, const ifds_rows::rows& R, const ifds::words& pe,
+                                const ifds::words& seeds, const ifds::words& counters) {
     std::vector<entry> stack;
     stack_sink<false> sink{T, pe, &stack};
     for (std::uint64_t i = 0, n = seed_count(seeds, counters); i < n; ++i) {
@@ -103,6 +102,15 @@ inline result<void> reference(std::span<op_arg> a) {
         if (expanded != ~0u) ++expanded;  // a statistic: saturates
     }
     counters.p[1] = expanded;
+}
+
+/// Reference implementation: `solve_on_one_thread` after the counters check.
+inline result<void> reference(std::span<op_arg> a) {
+    ifds::tables T(a, a[arg_pe].bytes.size() / 4);
+    ifds_rows::rows R(a);
+    ifds::words pe(a[arg_pe]), seeds(a[arg_seeds]), counters(a[arg_counters]);
+    VYRE_TRY(check_counters(counters));
+    solve_on_one_thread(T, R, pe, seeds, counters);
     return {};
 }
 

@@ -201,7 +201,7 @@ struct ifds_rows_parallel_sink {
         if (ctx >= F || 32ull * k >= F) return;
         const std::uint32_t len = fr::chunk_len(F, k);
         const std::uint32_t fresh =
-            fr::or_bits<true>(pe, fr::row_pos(T, node, ctx, k), mask & (len == 32 ? ~0u : ((1u << len) - 1)));
+            fr::or_bits<true>(pe, fr::row_pos(T, node, F, ctx, k), mask & (len == 32 ? ~0u : ((1u << len) - 1)));
         if (fresh && out.push({node, ctx, k, fresh})) flush();
     }
     void flush() {
@@ -235,13 +235,16 @@ inline result<void> ifds_rows_solve(std::span<ops::op_arg> a, unsigned t) {
     ops::ifds::words pe(a[fs::arg_pe]), seeds(a[fs::arg_seeds]), counters(a[fs::arg_counters]);
     VYRE_TRY(fs::check_counters(counters));
     const unsigned threads = pe.n < (1u << 15) ? 1u : t;
-    if (threads == 1) {
-        // One thread: the reference's loop, with plain (not atomic) bit updates.
+    auto out_of_host_memory = [] {
+        return fail(error_code::out_of_memory, "ifds_rows_solve: the worklist ran out of host memory",
+                    "free memory or solve fewer seeds at once");
+    };
+    if (threads == 1) {  // the reference's loop: plain (not atomic) bit updates
         try {
-            return fs::reference(a);
+            fs::solve_on_one_thread(T, R, pe, seeds, counters);
+            return {};
         } catch (const std::bad_alloc&) {
-            return fail(error_code::out_of_memory, "ifds_rows_solve: the worklist ran out of host memory",
-                        "free memory or solve fewer seeds at once");
+            return out_of_host_memory();
         }
     }
     shared_worklist<fs::entry> pool(threads);
@@ -276,9 +279,7 @@ inline result<void> ifds_rows_solve(std::span<ops::op_arg> a, unsigned t) {
         }
         expanded.fetch_add(mine, std::memory_order_relaxed);
     });
-    if (out_of_memory)
-        return fail(error_code::out_of_memory, "ifds_rows_solve: the worklist ran out of host memory",
-                    "free memory or solve fewer seeds at once");
+    if (out_of_memory) return out_of_host_memory();
     counters.p[1] = static_cast<std::uint32_t>(std::min<std::uint64_t>(expanded.load(), ~0u));
     return {};
 }
