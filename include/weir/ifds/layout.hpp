@@ -76,6 +76,24 @@ struct layout {
     fact_id global_fact(std::uint32_t p, std::uint32_t d) const { return proc_facts[proc_fact_off[p] + d]; }
 };
 
+namespace detail {
+/// `len` (≤ 32) bits of a path-edge bitset from bit `pos` (in range).
+inline std::uint32_t read_row_bits(std::span<const std::uint32_t> pe, std::uint64_t pos, std::uint32_t len) {
+    const std::uint64_t w = pos / 32;
+    const std::uint32_t s = pos % 32;
+    std::uint64_t v = pe[w] >> s;
+    if (s + len > 32) v |= std::uint64_t(pe[w + 1]) << (32 - s);
+    return static_cast<std::uint32_t>(v) & (len == 32 ? ~0u : (1u << len) - 1);
+}
+/// Sets the bits of `mask` (a row chunk, in range) from bit `pos`.
+inline void or_row_bits(std::span<std::uint32_t> pe, std::uint64_t pos, std::uint32_t mask) {
+    const std::uint64_t w = pos / 32;
+    const std::uint32_t s = pos % 32;
+    pe[w] |= mask << s;
+    if (s && (mask >> (32 - s))) pe[w + 1] |= mask >> (32 - s);
+}
+} // namespace detail
+
 /// Checks seeds given in layout terms (start nodes, local facts of their
 /// procedures); `who` names the caller in the message.
 inline vyre::result<void> check_seeds(const layout& L, std::span<const std::uint32_t> seed_node,

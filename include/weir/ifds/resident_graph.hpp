@@ -116,6 +116,7 @@ public:
         VYRE_TRY(d.upload_many(std::span<const vyre::upload_op<resource>>(ops)));
         g->shape_ = shape_of(L);
         g->rows_ = with_rows;
+        g->derived_ = std::move(rt.derived);
         return g;
     }
     resident_graph(const resident_graph&) = delete;
@@ -132,6 +133,9 @@ public:
     const layout_shape& shape() const { return shape_; }
     /// True when the row tables were uploaded too (after the 25 graph tables).
     bool has_rows() const { return rows_; }
+    /// The nodes the row tables skip, kept on the host: a row-wise solve
+    /// completes its downloaded result with `derive_rows` (see row_tables.hpp).
+    const derived_rows& derived() const { return derived_; }
 
 private:
     explicit resident_graph(D& d) : d_(&d) {}
@@ -140,6 +144,7 @@ private:
     std::uint64_t bytes_ = 0;
     layout_shape shape_;
     bool rows_ = false;
+    derived_rows derived_;
 };
 
 /// Counters of a graph cache.

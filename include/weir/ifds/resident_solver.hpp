@@ -417,6 +417,8 @@ private:
                                                           o.path_edges.size() * 4)));
         o.stats.bytes_downloaded += o.path_edges.size() * 4;
         o.path_edges.resize(L.pe_words);
+        // row modes skip the derived nodes (row_tables.hpp): their rows follow from the solved ones
+        if (needs_rows(programs_->mode)) derive_rows(L, graph_->derived(), o.path_edges);
         // contexts: self-loop path edges <s_p, c> -> <s_p, c>
         for (std::uint32_t p = 0; p < L.num_procs; ++p) {
             std::uint32_t s = L.proc_start[p], f = L.node_fact_count[s];

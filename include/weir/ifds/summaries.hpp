@@ -16,17 +16,6 @@
 
 namespace weir::ifds {
 
-namespace detail {
-/// `len` (≤ 32) bits of `pe` from bit `pos`.
-inline std::uint32_t read_row_bits(std::span<const std::uint32_t> pe, std::uint64_t pos, std::uint32_t len) {
-    const std::uint64_t w = pos / 32;
-    const std::uint32_t s = pos % 32;
-    std::uint64_t v = pe[w] >> s;
-    if (s + len > 32) v |= std::uint64_t(pe[w + 1]) << (32 - s);
-    return static_cast<std::uint32_t>(v) & (len == 32 ? ~0u : (1u << len) - 1);
-}
-} // namespace detail
-
 /// Summary edges implied by a path-edge bitset over `L`.
 inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::uint32_t> pe) {
     std::uint64_t count = 0;

@@ -1,0 +1,228 @@
+// make_row_tables and derive_rows: which nodes are derived, the composed
+// edges on a hand-checked case, composition laws on random relations, and on
+// random problems the laws that make a solve over the skipping tables exact,
+// checked against the tabulation solver's bits.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <vector>
+
+#include <weir/ifds/make_layout.hpp>
+#include <weir/ifds/row_tables.hpp>
+#include <weir/ifds/tabulation_solver.hpp>
+
+#include "support/ifds_gen.hpp"
+
+using namespace weir::ifds;
+using weir::test::mini_problem;
+using u32v = std::vector<std::uint32_t>;
+
+namespace {
+
+/// A row of F facts as W words.
+using row = std::vector<std::uint32_t>;
+
+/// Applies relation (id, pairs) to `r`.
+row apply(const u32v& id, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& x, const row& r) {
+    row out(r.size());
+    for (std::size_t j = 0; j < r.size(); ++j) out[j] = r[j] & id[j];
+    for (auto [s, d] : x)
+        if ((r[s / 32] >> (s % 32)) & 1u) out[d / 32] |= 1u << (d % 32);
+    return out;
+}
+
+/// Row (n, c) of a path-edge bitset.
+row row_of(const layout& L, const u32v& pe, std::uint32_t n, std::uint32_t c) {
+    const std::uint32_t F = L.node_fact_count[n];
+    row r((F + 31) / 32, 0);
+    for (std::uint32_t d = 0; d < F; ++d) {
+        const std::uint64_t bit = std::uint64_t(L.pe_word[n]) * 32 + std::uint64_t(c) * F + d;
+        if ((pe[bit / 32] >> (bit % 32)) & 1u) r[d / 32] |= 1u << (d % 32);
+    }
+    return r;
+}
+
+/// Pairs [x_off[i], x_off[i+1]) of a table.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_of(const u32v& off, const u32v& src, const u32v& dst, std::size_t i) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> x;
+    for (std::uint32_t k = off[i]; k < off[i + 1]; ++k) x.push_back({src[k], dst[k]});
+    return x;
+}
+
+bool contains(const row& big, const row& small) {
+    for (std::size_t j = 0; j < big.size(); ++j)
+        if ((small[j] & ~big[j]) != 0) return false;
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("row tables: a straight line is routed past its derived nodes", "[ifds][rows]") {
+    mini_problem m;
+    m.facts({"a", "b"})
+        .proc("main", "ms", "me")  // nodes 0, 1
+        .node("n1", "main")        // 2
+        .node("n2", "main")        // 3
+        .flow("ms", "n1", "id gen:a")
+        .flow("n1", "n2", "id kill:a a>b")
+        .flow("n2", "me", "id")
+        .seed("ms", "0");
+    const layout L = make_layout(m.get());
+    REQUIRE(L.node_fact_count[0] == 3);  // local facts: 0, a, b
+
+    const row_tables all = make_row_tables(L, row_form::all_nodes);
+    CHECK(all.edge_dst == u32v{2, 3, 1});
+    CHECK(all.derived.size() == 0);
+
+    const row_tables t = make_row_tables(L);
+    // ms's one edge goes straight to me: (id gen:a) ; (id kill:a a>b) ; id
+    CHECK(t.edge_off == u32v{0, 1, 1, 1, 1});
+    CHECK(t.edge_dst == u32v{1});
+    CHECK(t.edge_mask == u32v{0b101});  // 0 and b pass; a is killed on the way
+    CHECK(pairs_of(t.edge_x_off, t.edge_x_src, t.edge_x_dst, 0) ==
+          std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 2}, {1, 2}});  // 0>a>b, a>b
+    // n1 and n2 are derived from ms
+    CHECK(t.derived.root == u32v{0});
+    CHECK(t.derived.group_off == u32v{0, 2});
+    CHECK(std::set<std::uint32_t>(t.derived.node.begin(), t.derived.node.end()) == std::set<std::uint32_t>{2, 3});
+
+    // the solve over t sets ms and me; derive_rows sets n1 and n2 as the tabulation solver does
+    const auto expect = tabulation_solver(L).solve().value();
+    u32v pe = expect.path_edges;
+    for (std::uint32_t n : {2u, 3u})
+        for (std::uint32_t w = L.pe_word[n]; w < L.pe_word[n + 1]; ++w) pe[w] = 0;
+    REQUIRE(pe != expect.path_edges);
+    derive_rows(L, t.derived, pe);
+    CHECK(pe == expect.path_edges);
+}
+
+TEST_CASE("row tables: start nodes, call sites, return sites, exits and joins are never derived", "[ifds][rows]") {
+    mini_problem m;
+    m.facts({"a"})
+        .proc("main", "ms", "me")  // 0, 1
+        .proc("f", "fs", "fe")     // 2, 3
+        .node("c", "main")         // 4: call site
+        .node("r", "main")         // 5: return site
+        .node("x", "main")         // 6: one predecessor: derived
+        .node("j", "main")         // 7: two predecessors: a join
+        .flow("ms", "c", "id")
+        .call("c", "f", "r", "id", "id")
+        .flow("r", "x", "id gen:a")
+        .flow("x", "j", "id")
+        .flow("ms", "j", "id")
+        .flow("j", "me", "id")
+        .flow("fs", "fe", "id")
+        .seed("ms", "0");
+    const layout L = make_layout(m.get());
+    const row_tables t = make_row_tables(L);
+    CHECK(t.derived.node == u32v{6});
+    CHECK(t.derived.root == u32v{5});
+}
+
+TEST_CASE("row tables: composition laws on random relations", "[ifds][rows][random]") {
+    std::mt19937 rng(7);
+    for (std::uint32_t F : {1u, 5u, 32u, 33u, 70u}) {
+        const std::uint32_t W = (F + 31) / 32;
+        auto random_relation = [&] {
+            detail::row_relation r;
+            r.id.assign(W, 0);
+            for (std::uint32_t d = 0; d < F; ++d)
+                if (rng() % 3) r.id[d / 32] |= 1u << (d % 32);
+            for (std::uint32_t k = rng() % 6; k-- > 0;) r.x.push_back({std::uint32_t(rng() % F), std::uint32_t(rng() % F)});
+            detail::normalise(r);
+            return r;
+        };
+        auto random_row = [&] {
+            row r(W, 0);
+            for (std::uint32_t d = 0; d < F; ++d)
+                if (rng() % 4 == 0) r[d / 32] |= 1u << (d % 32);
+            return r;
+        };
+        for (int i = 0; i < 200; ++i) {
+            INFO("F " << F << ", case " << i);
+            const auto a = random_relation(), b = random_relation(), c = random_relation();
+            const row r = random_row();
+            const auto ab = detail::compose(a, b);
+            // (a ; b)(r) = b(a(r)), and composition is associative
+            CHECK(apply(ab.id, ab.x, r) == apply(b.id, b.x, apply(a.id, a.x, r)));
+            const auto ab_c = detail::compose(ab, c), a_bc = detail::compose(a, detail::compose(b, c));
+            CHECK(ab_c.id == a_bc.id);
+            CHECK(ab_c.x == a_bc.x);
+            // (a ∪ b)(r) = a(r) | b(r)
+            auto u = a;
+            detail::unite(u, b);
+            row ua = apply(a.id, a.x, r), ub = apply(b.id, b.x, r);
+            for (std::uint32_t j = 0; j < W; ++j) ua[j] |= ub[j];
+            CHECK(apply(u.id, u.x, r) == ua);
+            // normal form: no pair d > d, sorted, unique
+            for (std::size_t k = 0; k < ab.x.size(); ++k) {
+                CHECK(ab.x[k].first != ab.x[k].second);
+                if (k) CHECK(ab.x[k - 1] < ab.x[k]);
+            }
+        }
+    }
+}
+
+TEST_CASE("row tables: on random problems the skipping tables are exact", "[ifds][rows][random]") {
+    for (std::uint64_t seed = 0; seed < 150; ++seed) {
+        weir::test::gen_options o;
+        o.procs = 1 + static_cast<std::uint32_t>(seed % 6);
+        o.facts = static_cast<std::uint32_t>(seed % 9) + (seed % 5 == 0 ? 30 : 0);  // some over 32 facts
+        o.max_nodes = 4 + static_cast<std::uint32_t>(seed % 8);
+        const layout L = make_layout(weir::test::random_problem(seed, o));
+        const auto expect = tabulation_solver(L).solve().value();
+        const auto& pe = expect.path_edges;
+        const row_tables all = make_row_tables(L, row_form::all_nodes);
+        const row_tables t = make_row_tables(L);
+        INFO("seed " << seed);
+
+        // Derived nodes: each once, with one predecessor, none of the kinds the solver must expand.
+        std::vector<std::uint32_t> preds(L.num_nodes, 0);
+        for (std::uint32_t ed = 0; ed < all.edge_dst.size(); ++ed) preds[all.edge_dst[ed]]++;
+        std::vector<char> derived(L.num_nodes, 0);
+        for (std::uint32_t s : t.derived.node) {
+            REQUIRE(s < L.num_nodes);
+            REQUIRE_FALSE(derived[s]);
+            derived[s] = 1;
+            CHECK(preds[s] == 1);
+            CHECK((L.node_kind[s] & (kind_start | kind_call_site | kind_exit)) == 0);
+            CHECK(std::find(L.ce_retsite.begin(), L.ce_retsite.end(), s) == L.ce_retsite.end());
+        }
+        // The skipping tables leave derived nodes out: no edge out of or into one.
+        REQUIRE(t.edge_off.size() == L.num_nodes + 1);
+        for (std::uint32_t n = 0; n < L.num_nodes; ++n) {
+            if (derived[n]) CHECK(t.edge_off[n] == t.edge_off[n + 1]);
+            for (std::uint32_t ed = t.edge_off[n]; ed < t.edge_off[n + 1]; ++ed) CHECK_FALSE(derived[t.edge_dst[ed]]);
+        }
+        // Every composed edge n => m is sound: it adds nothing the fixed point lacks.
+        for (std::uint32_t n = 0; n < L.num_nodes; ++n)
+            for (std::uint32_t ed = t.edge_off[n]; ed < t.edge_off[n + 1]; ++ed) {
+                const std::uint32_t m = t.edge_dst[ed], W = (L.node_fact_count[n] + 31) / 32;
+                const u32v id(t.edge_mask.begin() + t.edge_mask_off[ed], t.edge_mask.begin() + t.edge_mask_off[ed] + W);
+                const auto x = pairs_of(t.edge_x_off, t.edge_x_src, t.edge_x_dst, ed);
+                for (std::uint32_t c = 0; c < L.node_fact_count[n]; ++c)
+                    CHECK(contains(row_of(L, pe, m, c), apply(id, x, row_of(L, pe, n, c))));
+            }
+        // Each derived row is its root's row through the entry's relation.
+        for (std::size_t g = 0; g < t.derived.root.size(); ++g) {
+            const std::uint32_t n = t.derived.root[g], W = (L.node_fact_count[n] + 31) / 32;
+            CHECK_FALSE(derived[n]);
+            for (std::uint32_t e = t.derived.group_off[g]; e < t.derived.group_off[g + 1]; ++e) {
+                const std::uint32_t s = t.derived.node[e];
+                const u32v id(t.derived.mask.begin() + t.derived.mask_off[e], t.derived.mask.begin() + t.derived.mask_off[e] + W);
+                const auto x = pairs_of(t.derived.x_off, t.derived.x_src, t.derived.x_dst, e);
+                for (std::uint32_t c = 0; c < L.node_fact_count[n]; ++c)
+                    CHECK(row_of(L, pe, s, c) == apply(id, x, row_of(L, pe, n, c)));
+            }
+        }
+        // And derive_rows rebuilds the derived nodes' bits (blocks start on a word) from the others.
+        u32v cut = pe;
+        for (std::uint32_t s : t.derived.node)
+            for (std::uint32_t w = L.pe_word[s]; w < L.pe_word[s + 1]; ++w) cut[w] = 0;
+        derive_rows(L, t.derived, cut);
+        CHECK(cut == pe);
+    }
+}
