@@ -8,7 +8,9 @@
 /// A solve seeds the frontier, then runs rounds: each round is one resident
 /// sequence (the expand kernel) followed by a ranged read of the 4-byte
 /// out-count; the frontiers swap; it stops when a round finds nothing new.
-/// Only the final path-edge bitset is downloaded whole. Its bits equal the
+/// Only the final path-edge bitset is downloaded whole. In the row modes the
+/// solve skips the derived nodes (weir/ifds/row_tables.hpp) and `derive_rows`
+/// sets their bits on the host after the download. The bits equal the
 /// tabulation solver's, bit for bit.
 
 #include <algorithm>

@@ -189,13 +189,18 @@ inline void append_relation(const row_relation& r, std::vector<std::uint32_t>& m
 struct derivation {
     std::vector<std::uint32_t> root;
     std::vector<std::uint32_t> order;
+    std::vector<std::uint32_t> in_off, in_edge, src;  ///< incoming edges by target; the source of each edge
 };
 
 inline derivation derive_plan(const layout& L, const row_tables& all) {
     const std::uint32_t N = L.num_nodes;
     constexpr std::uint32_t none = ~0u;
+    derivation dv;
     // incoming edges by target (edge ids); the source of edge ed is src[ed]
-    std::vector<std::uint32_t> in_off(N + 1, 0), in_edge(all.edge_dst.size()), src(all.edge_dst.size());
+    auto& in_off = dv.in_off;
+    auto& in_edge = dv.in_edge;
+    auto& src = dv.src;
+    in_off.assign(N + 1, 0), in_edge.resize(all.edge_dst.size()), src.resize(all.edge_dst.size());
     for (std::uint32_t n = 0; n < N; ++n)
         for (std::uint32_t ed = all.edge_off[n]; ed < all.edge_off[n + 1]; ++ed) src[ed] = n, in_off[all.edge_dst[ed] + 1]++;
     for (std::uint32_t n = 0; n < N; ++n) in_off[n + 1] += in_off[n];
@@ -235,7 +240,6 @@ inline derivation derive_plan(const layout& L, const row_tables& all) {
             }
         }
     }
-    derivation dv;
     dv.root.assign(N, none);
     for (auto it = post.rbegin(); it != post.rend(); ++it) {
         const std::uint32_t n = *it;
@@ -253,78 +257,78 @@ inline derivation derive_plan(const layout& L, const row_tables& all) {
     return dv;
 }
 
-/// `row_form::skip_derived` from the edges as they are.
+/// `row_form::skip_derived` from the edges as they are. One solved node at a
+/// time: the relations of the derived nodes it roots (each from its
+/// predecessors', already computed, so every temporary is short-lived), then
+/// its edges composed through them.
 inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all) {
     const std::uint32_t N = L.num_nodes;
     constexpr std::uint32_t none = ~0u;
     const derivation dv = derive_plan(L, all);
-    auto words = [&](std::uint32_t n) { return (L.node_fact_count[n] + 31) / 32; };
-    // the relation from each derived node's root to it: the union over its
-    // incoming edges of (root to the edge's source) ; edge
-    std::vector<std::uint32_t> slot(N, none);
-    std::vector<row_relation> rel;
-    rel.reserve(dv.order.size());
-    auto through = [&](std::uint32_t from, std::uint32_t ed) {  // root(from) to edge ed's target
-        row_relation e = relation_of(all, ed, words(from));
-        return slot[from] == none ? e : compose(rel[slot[from]], e);
-    };
-    for (std::uint32_t n : dv.order) {
-        slot[n] = static_cast<std::uint32_t>(rel.size());
-        rel.push_back({std::vector<std::uint32_t>(words(n), 0), {}});
+    // the derived nodes grouped by root, in their topological order
+    std::vector<std::uint32_t> region_off(N + 1, 0), region(dv.order.size());
+    for (std::uint32_t n : dv.order) region_off[dv.root[n] + 1]++;
+    for (std::uint32_t n = 0; n < N; ++n) region_off[n + 1] += region_off[n];
+    {
+        std::vector<std::uint32_t> at(region_off.begin(), region_off.end() - 1);
+        for (std::uint32_t n : dv.order) region[at[dv.root[n]]++] = n;
     }
-    // the composed edges out of the solved nodes: (owner, target, relation)
-    struct out_edge {
-        std::uint32_t owner, target;
-        row_relation r;
-    };
-    std::vector<out_edge> outs;
-    auto visit = [&](std::uint32_t p) {
-        for (std::uint32_t ed = all.edge_off[p]; ed < all.edge_off[p + 1]; ++ed) {
-            const std::uint32_t m = all.edge_dst[ed];
-            row_relation r = through(p, ed);
-            if (dv.root[m] != none) unite(rel[slot[m]], r);
-            else outs.push_back({slot[p] == none ? p : dv.root[p], m, std::move(r)});
-        }
-    };
-    // a derived node's relation is complete once all its sources are visited:
-    // roots first (solved), then the derived nodes in order
-    std::vector<char> is_root(N, 0);
-    for (std::uint32_t n : dv.order) is_root[dv.root[n]] = 1;
-    for (std::uint32_t n = 0; n < N; ++n)
-        if (is_root[n]) visit(n);
-    for (std::uint32_t n : dv.order) visit(n);
-    for (std::uint32_t n = 0; n < N; ++n)
-        if (dv.root[n] == none && !is_root[n]) visit(n);
-
     row_tables t;
-    // composed edges, one per (owner, target)
-    std::stable_sort(outs.begin(), outs.end(),
-                     [](const out_edge& a, const out_edge& b) { return std::pair(a.owner, a.target) < std::pair(b.owner, b.target); });
-    t.edge_off.assign(N + 1, 0);
-    t.edge_x_off.push_back(0);
-    for (std::size_t i = 0; i < outs.size();) {
-        std::size_t j = i + 1;
-        for (; j < outs.size() && outs[j].owner == outs[i].owner && outs[j].target == outs[i].target; ++j) unite(outs[i].r, outs[j].r);
-        t.edge_off[outs[i].owner + 1]++;
-        t.edge_dst.push_back(outs[i].target);
-        append_relation(outs[i].r, t.edge_mask_off, t.edge_mask, t.edge_x_off, t.edge_x_src, t.edge_x_dst);
-        i = j;
-    }
-    for (std::uint32_t n = 0; n < N; ++n) t.edge_off[n + 1] += t.edge_off[n];
-    // derived entries grouped by root
     derived_rows& dr = t.derived;
-    std::vector<std::uint32_t> by_root(dv.order);
-    std::stable_sort(by_root.begin(), by_root.end(), [&](std::uint32_t a, std::uint32_t b) { return dv.root[a] < dv.root[b]; });
+    std::vector<std::uint32_t> entry(N, none);  // a derived node's entry in dr
+    auto entry_relation = [&](std::uint32_t e, std::uint32_t W) {
+        row_relation r;
+        r.id.assign(dr.mask.begin() + dr.mask_off[e], dr.mask.begin() + dr.mask_off[e] + W);
+        for (std::uint32_t x = dr.x_off[e]; x < dr.x_off[e + 1]; ++x) r.x.push_back({dr.x_src[x], dr.x_dst[x]});
+        return r;
+    };
+    // from the root to edge ed's target, for ed out of `from` (the root or one of its derived nodes)
+    auto through = [&](std::uint32_t from, std::uint32_t ed, std::uint32_t W) {
+        row_relation e = relation_of(all, ed, W);
+        return entry[from] == none ? e : compose(entry_relation(entry[from], W), e);
+    };
+    t.edge_off.reserve(N + 1);
+    t.edge_off.push_back(0);
+    t.edge_x_off.push_back(0);
     dr.group_off.push_back(0);
     dr.x_off.push_back(0);
-    for (std::size_t i = 0; i < by_root.size(); ++i) {
-        const std::uint32_t n = by_root[i];
-        dr.node.push_back(n);
-        append_relation(rel[slot[n]], dr.mask_off, dr.mask, dr.x_off, dr.x_src, dr.x_dst);
-        if (i + 1 == by_root.size() || dv.root[by_root[i + 1]] != dv.root[n]) {
-            dr.root.push_back(dv.root[n]);
-            dr.group_off.push_back(static_cast<std::uint32_t>(dr.node.size()));
+    std::vector<std::pair<std::uint32_t, row_relation>> outs;
+    for (std::uint32_t n = 0; n < N; ++n) {
+        if (dv.root[n] == none) {
+            const std::uint32_t W = (L.node_fact_count[n] + 31) / 32;
+            // the derived nodes of n: the union over their incoming edges
+            for (std::uint32_t i = region_off[n]; i < region_off[n + 1]; ++i) {
+                const std::uint32_t m = region[i];
+                row_relation r;
+                r.id.assign(W, 0);
+                for (std::uint32_t k = dv.in_off[m]; k < dv.in_off[m + 1]; ++k)
+                    unite(r, through(dv.src[dv.in_edge[k]], dv.in_edge[k], W));
+                entry[m] = static_cast<std::uint32_t>(dr.node.size());
+                dr.node.push_back(m);
+                append_relation(r, dr.mask_off, dr.mask, dr.x_off, dr.x_src, dr.x_dst);
+            }
+            if (region_off[n] < region_off[n + 1]) {
+                dr.root.push_back(n);
+                dr.group_off.push_back(static_cast<std::uint32_t>(dr.node.size()));
+            }
+            // n's edges to solved nodes, composed through its derived nodes; one per target
+            outs.clear();
+            auto out_of = [&](std::uint32_t p) {
+                for (std::uint32_t ed = all.edge_off[p]; ed < all.edge_off[p + 1]; ++ed)
+                    if (dv.root[all.edge_dst[ed]] == none) outs.emplace_back(all.edge_dst[ed], through(p, ed, W));
+            };
+            out_of(n);
+            for (std::uint32_t i = region_off[n]; i < region_off[n + 1]; ++i) out_of(region[i]);
+            std::stable_sort(outs.begin(), outs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            for (std::size_t i = 0; i < outs.size();) {
+                std::size_t j = i + 1;
+                for (; j < outs.size() && outs[j].first == outs[i].first; ++j) unite(outs[i].second, outs[j].second);
+                t.edge_dst.push_back(outs[i].first);
+                append_relation(outs[i].second, t.edge_mask_off, t.edge_mask, t.edge_x_off, t.edge_x_src, t.edge_x_dst);
+                i = j;
+            }
         }
+        t.edge_off.push_back(static_cast<std::uint32_t>(t.edge_dst.size()));
     }
     return t;
 }
