@@ -13,13 +13,15 @@
 /// `counters` = [seed_count, expanded, 0, 0] (read_write): the op reads
 /// seed_count and writes in `expanded` how many row chunks it expanded.
 ///
-/// Semantics: every path edge reachable from the seeds is set in `pe`. Bits
-/// already set count as known and are not expanded again, so `pe` starts
-/// cleared. Why it is exact although entries are expanded in any order and,
-/// on `cpu`, concurrently: a return needs a call-site path edge and an exit
-/// path edge; each sets its bit (an atomic read-modify-write) before it is
-/// expanded, and the one expanded second reads the other's bit (sequentially
-/// consistent loads), so at least one of the two expansions makes the return.
+/// Semantics: every path edge reachable from the seeds over the row tables'
+/// edges is set in `pe` (weir's default tables leave the derived nodes out;
+/// `weir::ifds::derive_rows` sets their bits afterwards). Bits already set
+/// count as known and are not expanded again, so `pe` starts cleared. Why it
+/// is exact although entries are expanded in any order and, on `cpu`,
+/// concurrently: a return needs a call-site path edge and an exit path edge;
+/// each sets its bit (an atomic read-modify-write) before it is expanded, and
+/// the one expanded second reads the other's bit (sequentially consistent
+/// loads), so at least one of the two expansions makes the return.
 
 #include <algorithm>
 #include <array>

@@ -2,7 +2,8 @@
 /// \file weir/ifds/row_tables.hpp
 /// The intraprocedural edges of a layout in *row form*, for solvers that move
 /// whole rows of facts at once: for every edge n → m (flow and call-to-return
-/// edges), an identity mask (the local facts d with d → d; same procedure, so
+/// edges, or, by default, those edges composed through derived nodes; see
+/// below), an identity mask (the local facts d with d → d; same procedure, so
 /// the same local numbering) and the extra pairs d → d' (d' ≠ d: gens from the
 /// zero fact, moves). Applying the edge to a row of facts R is
 /// `(R & id_mask) | { d' : (d, d') extra, d ∈ R }` — one word operation per
@@ -20,8 +21,9 @@
 /// stretch. So the row tables give each solved node its edges composed
 /// through the derived nodes to the next solved ones, and `derived_rows`
 /// lists how each derived node's rows follow from its root once the solve is
-/// done (`derive_rows`). On the taint-like benchmark problems about 70% of the
-/// nodes are derived, and the solver expands about a third of the row chunks.
+/// done (`derive_rows`). On the taint-like benchmark problems about two thirds
+/// of the nodes are derived, and the solver expands about a third of the row
+/// chunks it expanded before.
 ///
 /// All tables are u32 arrays; masks are ceil(F/32) words per edge, F the
 /// procedure's fact count.
@@ -37,8 +39,10 @@
 
 namespace weir::ifds {
 
-/// How a derived node's rows follow from its group's solved node: the
-/// composed flow function of the straight path between them, in row form.
+/// How each derived node's rows follow from its root: the derived nodes in
+/// groups, one per root, each with the union of the composed flow functions
+/// of the paths from the root to it, in row form. Host memory (it is not
+/// uploaded, and `resident_graph::bytes()` does not count it).
 struct derived_rows {
     std::vector<std::uint32_t> root;       ///< per group: the solved node its rows come from
     std::vector<std::uint32_t> group_off;  ///< size groups+1: the group's entries
@@ -98,7 +102,8 @@ inline void normalise(row_relation& r) {
     r.x.erase(std::unique(r.x.begin(), r.x.end()), r.x.end());
 }
 
-/// `a` then `b` (d → e when d → d' in a and d' → e in b).
+/// `a` then `b` (d → e when d → d' in a and d' → e in b); `b.x` sorted, as
+/// `normalise` leaves it.
 inline row_relation compose(const row_relation& a, const row_relation& b) {
     row_relation r;
     r.id.resize(a.id.size());
@@ -209,13 +214,13 @@ inline derivation derive_plan(const layout& L, const row_tables& all) {
         for (std::uint32_t ed = 0; ed < all.edge_dst.size(); ++ed) in_edge[at[all.edge_dst[ed]]++] = ed;
     }
     // nodes the solver must expand whatever their predecessors
-    std::vector<char> solved(N, 0);
-    for (std::uint32_t n = 0; n < N; ++n) solved[n] = (L.node_kind[n] & (kind_start | kind_call_site | kind_exit)) != 0;
-    for (std::uint32_t r : L.ce_retsite) solved[r] = 1;
+    std::vector<char> forced(N, 0);
+    for (std::uint32_t n = 0; n < N; ++n) forced[n] = (L.node_kind[n] & (kind_start | kind_call_site | kind_exit)) != 0;
+    for (std::uint32_t r : L.ce_retsite) forced[r] = 1;
     for (std::uint32_t r : L.node_retsite)
-        if (r < N) solved[r] = 1;
-    // depth-first from every start node: targets of back edges (loop heads) are
-    // solved; the postorder, reversed, puts every other edge's source first
+        if (r < N) forced[r] = 1;
+    // depth-first from every start node: targets of back edges (loop heads)
+    // are forced too; every other edge goes forward in reverse postorder
     std::vector<char> state(N, 0);  // 0 unseen, 1 on the path, 2 done
     std::vector<std::uint32_t> post;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> path;  // (node, next edge)
@@ -231,7 +236,7 @@ inline derivation derive_plan(const layout& L, const row_tables& all) {
                     state[m] = 1;
                     path.push_back({m, all.edge_off[m]});
                 } else if (state[m] == 1) {
-                    solved[m] = 1;
+                    forced[m] = 1;
                 }
             } else {
                 state[n] = 2;
@@ -243,7 +248,7 @@ inline derivation derive_plan(const layout& L, const row_tables& all) {
     dv.root.assign(N, none);
     for (auto it = post.rbegin(); it != post.rend(); ++it) {
         const std::uint32_t n = *it;
-        if (solved[n] || in_off[n] == in_off[n + 1]) continue;
+        if (forced[n] || in_off[n] == in_off[n + 1]) continue;
         std::uint32_t r = none;
         bool one_root = true;
         for (std::uint32_t i = in_off[n]; i < in_off[n + 1] && one_root; ++i) {
@@ -258,7 +263,7 @@ inline derivation derive_plan(const layout& L, const row_tables& all) {
 }
 
 /// `row_form::skip_derived` from the edges as they are. One solved node at a
-/// time: the relations of the derived nodes it roots (each from its
+/// time: the relations of its group's derived nodes (each from its
 /// predecessors', already computed, so every temporary is short-lived), then
 /// its edges composed through them.
 inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all) {
@@ -266,12 +271,12 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
     constexpr std::uint32_t none = ~0u;
     const derivation dv = derive_plan(L, all);
     // the derived nodes grouped by root, in their topological order
-    std::vector<std::uint32_t> region_off(N + 1, 0), region(dv.order.size());
-    for (std::uint32_t n : dv.order) region_off[dv.root[n] + 1]++;
-    for (std::uint32_t n = 0; n < N; ++n) region_off[n + 1] += region_off[n];
+    std::vector<std::uint32_t> group_off(N + 1, 0), group(dv.order.size());
+    for (std::uint32_t n : dv.order) group_off[dv.root[n] + 1]++;
+    for (std::uint32_t n = 0; n < N; ++n) group_off[n + 1] += group_off[n];
     {
-        std::vector<std::uint32_t> at(region_off.begin(), region_off.end() - 1);
-        for (std::uint32_t n : dv.order) region[at[dv.root[n]]++] = n;
+        std::vector<std::uint32_t> at(group_off.begin(), group_off.end() - 1);
+        for (std::uint32_t n : dv.order) group[at[dv.root[n]]++] = n;
     }
     row_tables t;
     derived_rows& dr = t.derived;
@@ -282,7 +287,7 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
         for (std::uint32_t x = dr.x_off[e]; x < dr.x_off[e + 1]; ++x) r.x.push_back({dr.x_src[x], dr.x_dst[x]});
         return r;
     };
-    // from the root to edge ed's target, for ed out of `from` (the root or one of its derived nodes)
+    // from the root to edge ed's target, for ed out of `from` (the root or a node of its group)
     auto through = [&](std::uint32_t from, std::uint32_t ed, std::uint32_t W) {
         row_relation e = relation_of(all, ed, W);
         return entry[from] == none ? e : compose(entry_relation(entry[from], W), e);
@@ -296,9 +301,9 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
     for (std::uint32_t n = 0; n < N; ++n) {
         if (dv.root[n] == none) {
             const std::uint32_t W = (L.node_fact_count[n] + 31) / 32;
-            // the derived nodes of n: the union over their incoming edges
-            for (std::uint32_t i = region_off[n]; i < region_off[n + 1]; ++i) {
-                const std::uint32_t m = region[i];
+            // the group of n: each derived node's relation, the union over its incoming edges
+            for (std::uint32_t i = group_off[n]; i < group_off[n + 1]; ++i) {
+                const std::uint32_t m = group[i];
                 row_relation r;
                 r.id.assign(W, 0);
                 for (std::uint32_t k = dv.in_off[m]; k < dv.in_off[m + 1]; ++k)
@@ -307,18 +312,18 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
                 dr.node.push_back(m);
                 append_relation(r, dr.mask_off, dr.mask, dr.x_off, dr.x_src, dr.x_dst);
             }
-            if (region_off[n] < region_off[n + 1]) {
+            if (group_off[n] < group_off[n + 1]) {
                 dr.root.push_back(n);
                 dr.group_off.push_back(static_cast<std::uint32_t>(dr.node.size()));
             }
-            // n's edges to solved nodes, composed through its derived nodes; one per target
+            // n's edges to solved nodes, composed through its group; one per target
             outs.clear();
             auto out_of = [&](std::uint32_t p) {
                 for (std::uint32_t ed = all.edge_off[p]; ed < all.edge_off[p + 1]; ++ed)
                     if (dv.root[all.edge_dst[ed]] == none) outs.emplace_back(all.edge_dst[ed], through(p, ed, W));
             };
             out_of(n);
-            for (std::uint32_t i = region_off[n]; i < region_off[n + 1]; ++i) out_of(region[i]);
+            for (std::uint32_t i = group_off[n]; i < group_off[n + 1]; ++i) out_of(group[i]);
             std::stable_sort(outs.begin(), outs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
             for (std::size_t i = 0; i < outs.size();) {
                 std::size_t j = i + 1;
@@ -368,7 +373,7 @@ inline void derive_rows(const layout& L, const derived_rows& dr, std::span<std::
                 for (std::uint32_t j = 0; j < W; ++j) out[j] = row[j] & id[j];
                 for (std::uint32_t x = dr.x_off[e]; x < dr.x_off[e + 1]; ++x) {
                     const std::uint32_t a = dr.x_src[x], b = dr.x_dst[x];
-                    if ((row[a / 32] >> (a % 32)) & 1u) out[b / 32] |= 1u << (b % 32);
+                    if (a < F && b < F && ((row[a / 32] >> (a % 32)) & 1u)) out[b / 32] |= 1u << (b % 32);
                 }
                 const std::uint64_t pos = std::uint64_t(L.pe_word[s]) * 32 + std::uint64_t(ctx[i]) * F;
                 for (std::uint32_t j = 0; j < W; ++j)
