@@ -61,7 +61,9 @@ struct resident_options {
     std::uint32_t max_workgroups = 65535;
     /// Bytes the solver may hold, resident and host together: the graph's
     /// tables, the path-edge bitset, the frontiers (as they grow) and the
-    /// downloaded result. 0: no limit. Past it, `create` or a solve fails with
+    /// downloaded result (not the derived nodes' relations that a graph with
+    /// row tables keeps on the host, `resident_graph::derived()`: a few bytes
+    /// per node). 0: no limit. Past it, `create` or a solve fails with
     /// `out_of_memory`, frees what it took and presents no partial result.
     std::uint64_t memory_budget = 0;
     /// Called after each round with (round, frontier size, path edges so far); may be empty.
