@@ -39,7 +39,7 @@ row row_of(const layout& L, const u32v& pe, std::uint32_t n, std::uint32_t c) {
     const std::uint32_t F = L.node_fact_count[n];
     row r((F + 31) / 32, 0);
     for (std::uint32_t d = 0; d < F; ++d) {
-        const std::uint64_t bit = std::uint64_t(L.pe_word[n]) * 32 + std::uint64_t(c) * F + d;
+        const std::uint64_t bit = detail::row_start(L, n, c) + d;
         if ((pe[bit / 32] >> (bit % 32)) & 1u) r[d / 32] |= 1u << (d % 32);
     }
     return r;

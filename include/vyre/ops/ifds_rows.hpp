@@ -106,6 +106,11 @@ inline std::uint64_t row_pos(const tables& T, std::uint32_t node, std::uint32_t 
     return row_pos(T, node, T.facts(node), ctx, k);
 }
 inline std::uint32_t chunk_len(std::uint32_t F, std::uint32_t k) { return std::min<std::uint32_t>(32, F - 32 * k); }
+/// The bits of chunk k of a row of F facts that are facts (all 32 but in the last chunk).
+VYRE_IFDS_INLINE std::uint32_t chunk_mask(std::uint32_t F, std::uint32_t k) {
+    const std::uint32_t len = chunk_len(F, k);
+    return len == 32 ? ~0u : (1u << len) - 1;
+}
 
 /// Per-thread scratch for one entry's expansion: masks over a procedure's
 /// facts (`b`, and `a` for the extra pairs of an edge), or a list of facts
@@ -225,7 +230,7 @@ struct sequential_sink {
         const std::uint32_t F = T.facts(node);
         if (ctx >= F || 32ull * k >= F) return;
         const std::uint64_t pos = row_pos(T, node, F, ctx, k);
-        const std::uint32_t fresh = or_bits<false>(pe, pos, mask & (chunk_len(F, k) == 32 ? ~0u : ((1u << chunk_len(F, k)) - 1)));
+        const std::uint32_t fresh = or_bits<false>(pe, pos, mask & chunk_mask(F, k));
         if (!fresh) return;
         const std::uint32_t slot = counters.p[1]++;
         if (slot < counters.p[2] && std::uint64_t(slot) * entry_words + entry_words <= fout.n) {

@@ -57,9 +57,8 @@ struct stack_sink {
     VYRE_IFDS_INLINE void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
         const std::uint32_t F = T.facts(node);
         if (ctx >= F || 32ull * k >= F) return;
-        const std::uint32_t len = ifds_rows::chunk_len(F, k);
-        const std::uint32_t fresh = ifds_rows::or_bits<Atomic>(pe, ifds_rows::row_pos(T, node, F, ctx, k),
-                                                               mask & (len == 32 ? ~0u : ((1u << len) - 1)));
+        const std::uint32_t fresh =
+            ifds_rows::or_bits<Atomic>(pe, ifds_rows::row_pos(T, node, F, ctx, k), mask & ifds_rows::chunk_mask(F, k));
         if (fresh) stack->push_back({node, ctx, k, fresh});
     }
     /// Pops the newest entry into `e`; false when the stack is empty.

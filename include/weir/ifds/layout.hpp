@@ -77,6 +77,10 @@ struct layout {
 };
 
 namespace detail {
+/// The first bit of row (node n, context c) in the path-edge bitset.
+inline std::uint64_t row_start(const layout& L, std::uint32_t n, std::uint32_t c) {
+    return std::uint64_t(L.pe_word[n]) * 32 + std::uint64_t(c) * L.node_fact_count[n];
+}
 /// `len` (≤ 32) bits of a path-edge bitset from bit `pos` (in range).
 inline std::uint32_t read_row_bits(std::span<const std::uint32_t> pe, std::uint64_t pos, std::uint32_t len) {
     const std::uint64_t w = pos / 32;

@@ -63,8 +63,9 @@ struct resident_options {
     /// tables, the path-edge bitset, the frontiers (as they grow) and the
     /// downloaded result (not the derived nodes' relations that a graph with
     /// row tables keeps on the host, `resident_graph::derived()`: some 25
-    /// bytes per derived node on the benchmark problems). 0: no limit. Past it, `create` or a solve fails with
-    /// `out_of_memory`, frees what it took and presents no partial result.
+    /// bytes per derived node on the benchmark problems). 0: no limit. Past
+    /// it, `create` or a solve fails with `out_of_memory`, frees what it took
+    /// and presents no partial result.
     std::uint64_t memory_budget = 0;
     /// Called after each round with (round, frontier size, path edges so far); may be empty.
     std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)> on_round = {};

@@ -169,11 +169,15 @@ inline row_tables all_node_row_tables(const layout& L) {
     return t;
 }
 
-/// Edge `ed` of `t` as a relation over W-word masks.
-inline row_relation relation_of(const row_tables& t, std::uint32_t ed, std::uint32_t W) {
+/// Relation i (W words) of a table of relations: the mask at `mask_off[i]`
+/// in `mask`, the pairs [x_off[i], x_off[i+1]) of `xs`/`xd` (an edge's or a
+/// derived entry's; `append_relation` writes them).
+inline row_relation read_relation(const std::vector<std::uint32_t>& mask_off, const std::vector<std::uint32_t>& mask,
+                                  const std::vector<std::uint32_t>& x_off, const std::vector<std::uint32_t>& xs,
+                                  const std::vector<std::uint32_t>& xd, std::uint32_t i, std::uint32_t W) {
     row_relation r;
-    r.id.assign(t.edge_mask.begin() + t.edge_mask_off[ed], t.edge_mask.begin() + t.edge_mask_off[ed] + W);
-    for (std::uint32_t x = t.edge_x_off[ed]; x < t.edge_x_off[ed + 1]; ++x) r.x.push_back({t.edge_x_src[x], t.edge_x_dst[x]});
+    r.id.assign(mask.begin() + mask_off[i], mask.begin() + mask_off[i] + W);
+    for (std::uint32_t x = x_off[i]; x < x_off[i + 1]; ++x) r.x.push_back({xs[x], xd[x]});
     normalise(r);
     return r;
 }
@@ -188,31 +192,41 @@ inline void append_relation(const row_relation& r, std::vector<std::uint32_t>& m
     x_off.push_back(static_cast<std::uint32_t>(xs.size()));
 }
 
+/// The indices 0..keys.size()-1 grouped by key (a stable counting sort):
+/// group k is items[off[k] .. off[k+1]); every key is below `groups`.
+struct grouping {
+    std::vector<std::uint32_t> off, items;
+};
+inline grouping group_by_key(std::span<const std::uint32_t> keys, std::uint32_t groups) {
+    grouping g;
+    g.off.assign(groups + 1, 0);
+    g.items.resize(keys.size());
+    for (std::uint32_t k : keys) g.off[k + 1]++;
+    for (std::uint32_t k = 0; k < groups; ++k) g.off[k + 1] += g.off[k];
+    std::vector<std::uint32_t> at(g.off.begin(), g.off.end() - 1);
+    for (std::uint32_t i = 0; i < keys.size(); ++i) g.items[at[keys[i]]++] = i;
+    return g;
+}
+
 /// The root of every derived node of `L` (~0u for a solved node), given its
 /// edges as they are, and the derived nodes in an order where a node's
 /// predecessors come before it (see the file comment).
 struct derivation {
     std::vector<std::uint32_t> root;
     std::vector<std::uint32_t> order;
-    std::vector<std::uint32_t> in_off, in_edge, src;  ///< incoming edges by target; the source of each edge
+    grouping in;                  ///< incoming edges (ids) by target node
+    std::vector<std::uint32_t> src;  ///< the source node of each edge
 };
 
 inline derivation derive_plan(const layout& L, const row_tables& all) {
     const std::uint32_t N = L.num_nodes;
     constexpr std::uint32_t none = ~0u;
     derivation dv;
-    // incoming edges by target (edge ids); the source of edge ed is src[ed]
-    auto& in_off = dv.in_off;
-    auto& in_edge = dv.in_edge;
-    auto& src = dv.src;
-    in_off.assign(N + 1, 0), in_edge.resize(all.edge_dst.size()), src.resize(all.edge_dst.size());
+    dv.in = group_by_key(all.edge_dst, N);
+    dv.src.resize(all.edge_dst.size());
     for (std::uint32_t n = 0; n < N; ++n)
-        for (std::uint32_t ed = all.edge_off[n]; ed < all.edge_off[n + 1]; ++ed) src[ed] = n, in_off[all.edge_dst[ed] + 1]++;
-    for (std::uint32_t n = 0; n < N; ++n) in_off[n + 1] += in_off[n];
-    {
-        std::vector<std::uint32_t> at(in_off.begin(), in_off.end() - 1);
-        for (std::uint32_t ed = 0; ed < all.edge_dst.size(); ++ed) in_edge[at[all.edge_dst[ed]]++] = ed;
-    }
+        for (std::uint32_t ed = all.edge_off[n]; ed < all.edge_off[n + 1]; ++ed) dv.src[ed] = n;
+    const auto& in_off = dv.in.off;
     // nodes the solver must expand whatever their predecessors
     std::vector<char> forced(N, 0);
     for (std::uint32_t n = 0; n < N; ++n) forced[n] = (L.node_kind[n] & (kind_start | kind_call_site | kind_exit)) != 0;
@@ -252,7 +266,7 @@ inline derivation derive_plan(const layout& L, const row_tables& all) {
         std::uint32_t r = none;
         bool one_root = true;
         for (std::uint32_t i = in_off[n]; i < in_off[n + 1] && one_root; ++i) {
-            const std::uint32_t p = src[in_edge[i]];
+            const std::uint32_t p = dv.src[dv.in.items[i]];
             const std::uint32_t rp = state[p] != 2 ? none : dv.root[p] != none ? dv.root[p] : p;
             one_root = rp != none && (r == none || r == rp);
             r = rp;
@@ -270,27 +284,21 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
     const std::uint32_t N = L.num_nodes;
     constexpr std::uint32_t none = ~0u;
     const derivation dv = derive_plan(L, all);
-    // the derived nodes grouped by root, in their topological order
-    std::vector<std::uint32_t> group_off(N + 1, 0), group(dv.order.size());
-    for (std::uint32_t n : dv.order) group_off[dv.root[n] + 1]++;
-    for (std::uint32_t n = 0; n < N; ++n) group_off[n + 1] += group_off[n];
-    {
-        std::vector<std::uint32_t> at(group_off.begin(), group_off.end() - 1);
-        for (std::uint32_t n : dv.order) group[at[dv.root[n]]++] = n;
-    }
+    // the derived nodes grouped by root, in their topological order: group i of
+    // root n is dv.order[groups.items[i]] for i in [groups.off[n], groups.off[n+1])
+    std::vector<std::uint32_t> order_root(dv.order.size());
+    for (std::size_t i = 0; i < dv.order.size(); ++i) order_root[i] = dv.root[dv.order[i]];
+    const grouping groups = group_by_key(order_root, N);
+    const auto& group_off = groups.off;
+    auto group = [&](std::uint32_t i) { return dv.order[groups.items[i]]; };
     row_tables t;
     derived_rows& dr = t.derived;
     std::vector<std::uint32_t> entry(N, none);  // a derived node's entry in dr
-    auto entry_relation = [&](std::uint32_t e, std::uint32_t W) {
-        row_relation r;
-        r.id.assign(dr.mask.begin() + dr.mask_off[e], dr.mask.begin() + dr.mask_off[e] + W);
-        for (std::uint32_t x = dr.x_off[e]; x < dr.x_off[e + 1]; ++x) r.x.push_back({dr.x_src[x], dr.x_dst[x]});
-        return r;
-    };
     // from the root to edge ed's target, for ed out of `from` (the root or a node of its group)
     auto through = [&](std::uint32_t from, std::uint32_t ed, std::uint32_t W) {
-        row_relation e = relation_of(all, ed, W);
-        return entry[from] == none ? e : compose(entry_relation(entry[from], W), e);
+        row_relation e = read_relation(all.edge_mask_off, all.edge_mask, all.edge_x_off, all.edge_x_src, all.edge_x_dst, ed, W);
+        if (entry[from] == none) return e;
+        return compose(read_relation(dr.mask_off, dr.mask, dr.x_off, dr.x_src, dr.x_dst, entry[from], W), e);
     };
     t.edge_off.reserve(N + 1);
     t.edge_off.push_back(0);
@@ -303,11 +311,11 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
             const std::uint32_t W = (L.node_fact_count[n] + 31) / 32;
             // the group of n: each derived node's relation, the union over its incoming edges
             for (std::uint32_t i = group_off[n]; i < group_off[n + 1]; ++i) {
-                const std::uint32_t m = group[i];
+                const std::uint32_t m = group(i);
                 row_relation r;
                 r.id.assign(W, 0);
-                for (std::uint32_t k = dv.in_off[m]; k < dv.in_off[m + 1]; ++k)
-                    unite(r, through(dv.src[dv.in_edge[k]], dv.in_edge[k], W));
+                for (std::uint32_t k = dv.in.off[m]; k < dv.in.off[m + 1]; ++k)
+                    unite(r, through(dv.src[dv.in.items[k]], dv.in.items[k], W));
                 entry[m] = static_cast<std::uint32_t>(dr.node.size());
                 dr.node.push_back(m);
                 append_relation(r, dr.mask_off, dr.mask, dr.x_off, dr.x_src, dr.x_dst);
@@ -323,7 +331,7 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
                     if (dv.root[all.edge_dst[ed]] == none) outs.emplace_back(all.edge_dst[ed], through(p, ed, W));
             };
             out_of(n);
-            for (std::uint32_t i = group_off[n]; i < group_off[n + 1]; ++i) out_of(group[i]);
+            for (std::uint32_t i = group_off[n]; i < group_off[n + 1]; ++i) out_of(group(i));
             std::stable_sort(outs.begin(), outs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
             for (std::size_t i = 0; i < outs.size();) {
                 std::size_t j = i + 1;
@@ -357,7 +365,7 @@ inline void derive_rows(const layout& L, const derived_rows& dr, std::span<std::
         auto chunk = [&](std::uint32_t j) { return std::min<std::uint32_t>(32, F - 32 * j); };
         ctx.clear(), rows.clear();
         for (std::uint32_t c = 0; c < F; ++c) {
-            const std::uint64_t pos = std::uint64_t(L.pe_word[n]) * 32 + std::uint64_t(c) * F;
+            const std::uint64_t pos = detail::row_start(L, n, c);
             std::uint32_t any = 0;
             for (std::uint32_t j = 0; j < W; ++j) any |= rows.emplace_back(detail::read_row_bits(pe, pos + 32 * j, chunk(j)));
             if (any) ctx.push_back(c);
@@ -375,7 +383,7 @@ inline void derive_rows(const layout& L, const derived_rows& dr, std::span<std::
                     const std::uint32_t a = dr.x_src[x], b = dr.x_dst[x];
                     if (a < F && b < F && ((row[a / 32] >> (a % 32)) & 1u)) out[b / 32] |= 1u << (b % 32);
                 }
-                const std::uint64_t pos = std::uint64_t(L.pe_word[s]) * 32 + std::uint64_t(ctx[i]) * F;
+                const std::uint64_t pos = detail::row_start(L, s, ctx[i]);
                 for (std::uint32_t j = 0; j < W; ++j)
                     if (out[j]) detail::or_row_bits(pe, pos + 32 * j, out[j]);
             }

@@ -32,7 +32,7 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
             reached.assign((fc + 31) / 32, 0);
             for (std::uint32_t c = 0; c < fc; ++c)
                 for (std::uint32_t j = 0; 32 * j < fc; ++j)
-                    reached[j] |= detail::read_row_bits(pe, std::uint64_t(L.pe_word[site]) * 32 + std::uint64_t(c) * fc + 32 * j,
+                    reached[j] |= detail::read_row_bits(pe, detail::row_start(L, site, c) + 32 * j,
                                                         std::min<std::uint32_t>(32, fc - 32 * j));
         }
         for (std::uint32_t d = 0; d < fc; ++d) {
@@ -44,7 +44,7 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
                 const std::uint32_t d3 = L.call_fact[e];
                 if (d3 >= fq) continue;
                 for (std::uint32_t j = 0; 32 * j < fq; ++j) {
-                    const std::uint64_t pos = std::uint64_t(L.pe_word[xq]) * 32 + std::uint64_t(d3) * fq + 32 * j;
+                    const std::uint64_t pos = detail::row_start(L, xq, d3) + 32 * j;
                     for (std::uint32_t x = detail::read_row_bits(pe, pos, std::min<std::uint32_t>(32, fq - 32 * j)); x; x &= x - 1) {
                         const std::uint32_t d4 = 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
                         const std::uint32_t rr = L.ret_row[ce] + d4;

@@ -199,9 +199,7 @@ struct ifds_rows_parallel_sink {
         namespace fr = ops::ifds_rows;
         const std::uint32_t F = T.facts(node);
         if (ctx >= F || 32ull * k >= F) return;
-        const std::uint32_t len = fr::chunk_len(F, k);
-        const std::uint32_t fresh =
-            fr::or_bits<true>(pe, fr::row_pos(T, node, F, ctx, k), mask & (len == 32 ? ~0u : ((1u << len) - 1)));
+        const std::uint32_t fresh = fr::or_bits<true>(pe, fr::row_pos(T, node, F, ctx, k), mask & fr::chunk_mask(F, k));
         if (fresh && out.push({node, ctx, k, fresh})) flush();
     }
     void flush() {
