@@ -15,7 +15,7 @@ struct solve_stats {
     std::uint64_t summary_edges = 0;     ///< distinct (call edge, d_in, d_out) summaries applied
     std::uint64_t contexts = 0;          ///< distinct (procedure, entry fact) contexts
     std::uint64_t max_frontier = 0;      ///< largest round frontier (resident, in rounds)
-    std::uint64_t expanded = 0;          ///< row chunks expanded by an in-op worklist (resident, row_solve)
+    std::uint64_t expanded = 0;          ///< row chunks expanded by an in-op worklist (resident, row_solve; derived nodes are never expanded, see row_tables.hpp)
     std::uint64_t bytes_uploaded = 0;    ///< host → resident bytes (resident)
     std::uint64_t bytes_downloaded = 0;  ///< resident → host bytes (resident)
     double seconds_layout = 0;           ///< building the layout
