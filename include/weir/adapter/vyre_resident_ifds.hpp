@@ -5,6 +5,8 @@
 /// (no virtual calls, no copies); sequences use vyre's provided operations,
 /// so a backend's native sequence support (one fence, graph replay) is used.
 
+#include <algorithm>
+#include <thread>
 #include <vector>
 
 #include <vyre/backend/concepts.hpp>
@@ -27,6 +29,14 @@ public:
 
     std::string_view backend_id() const { return b_->id(); }
     std::string_view backend_version() const { return b_->version(); }
+    /// Threads for the solver's host work: the backend's own thread count
+    /// when it has one (`cpu`), else every core.
+    unsigned host_threads() const {
+        if constexpr (requires { b_->threads(vyre::dispatch_config{}); })
+            return b_->threads(vyre::dispatch_config{});
+        else
+            return std::max(1u, std::thread::hardware_concurrency());
+    }
     /// Catalogue ops the backend runs natively (lets the solver pick the op path).
     std::vector<std::string> supported_ops() const { return vyre::supported_ops(*b_); }
     result<resource> allocate(std::uint64_t n) { return b_->allocate(n); }

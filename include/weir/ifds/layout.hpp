@@ -10,6 +10,7 @@
 ///
 /// Rows. A (node n, local fact d) pair is row `row_base[n] + d`.
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -95,6 +96,13 @@ inline void or_row_bits(std::span<std::uint32_t> pe, std::uint64_t pos, std::uin
     const std::uint32_t s = pos % 32;
     pe[w] |= mask << s;
     if (s && (mask >> (32 - s))) pe[w + 1] |= mask >> (32 - s);
+}
+/// `or_row_bits` with atomic ORs, for threads that may share a word.
+inline void atomic_or_row_bits(std::span<std::uint32_t> pe, std::uint64_t pos, std::uint32_t mask) {
+    const std::uint64_t w = pos / 32;
+    const std::uint32_t s = pos % 32;
+    std::atomic_ref<std::uint32_t>(pe[w]).fetch_or(mask << s, std::memory_order_relaxed);
+    if (s && (mask >> (32 - s))) std::atomic_ref<std::uint32_t>(pe[w + 1]).fetch_or(mask >> (32 - s), std::memory_order_relaxed);
 }
 } // namespace detail
 

@@ -9,14 +9,17 @@
 /// operation), download(_into), download_range(_into) (a real ranged
 /// transfer) and `dispatch_resident(program, resources, grid_override)`.
 /// Provided (free functions below, the member when present, else a fallback):
-/// upload_at_many, download_ranges_into, and the sequence forms.
+/// upload_at_many, download_ranges_into, the sequence forms, and
+/// `host_threads` (how many threads the solver's own host work may use).
 
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <vyre/backend/config.hpp>
@@ -67,6 +70,16 @@ concept ifds_resident_dispatch =
     };
 
 // ---- provided operations ------------------------------------------------------
+
+/// Threads the solver's host work after a solve may use (completing the
+/// derived rows, counting summary edges). Fallback: every core.
+template <ifds_resident_dispatch D>
+unsigned host_threads(const D& d) {
+    if constexpr (requires { { d.host_threads() } -> std::convertible_to<unsigned>; })
+        return std::max(1u, static_cast<unsigned>(d.host_threads()));
+    else
+        return std::max(1u, std::thread::hardware_concurrency());
+}
 
 /// Ranged writes. Fallback: `upload_at` when the dispatcher has it, else a
 /// download-patch-upload of each resource (correct, but moves whole resources).

@@ -14,6 +14,7 @@
 /// tabulation solver's, bit for bit.
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstring>
@@ -23,12 +24,14 @@
 #include <string>
 #include <vector>
 
+#include <vyre/backend/detail/parallel.hpp>
 #include <vyre/core/huge_pages.hpp>
 
 #include <weir/ifds/kernels.hpp>
 #include <weir/ifds/layout.hpp>
 #include <weir/ifds/resident_dispatch.hpp>
 #include <weir/ifds/resident_graph.hpp>
+#include <weir/ifds/row_tables.hpp>
 #include <weir/ifds/stats.hpp>
 #include <weir/ifds/summaries.hpp>
 
@@ -62,11 +65,15 @@ struct resident_options {
     /// Bytes the solver may hold, resident and host together: the graph's
     /// tables, the path-edge bitset, the frontiers (as they grow) and the
     /// downloaded result (not the derived nodes' relations that a graph with
-    /// row tables keeps on the host, `resident_graph::derived()`: some 25
+    /// row tables keeps on the host, `resident_graph::derived()`: some 30
     /// bytes per derived node on the benchmark problems). 0: no limit. Past
     /// it, `create` or a solve fails with `out_of_memory`, frees what it took
     /// and presents no partial result.
     std::uint64_t memory_budget = 0;
+    /// Threads for the host work after a solve (completing the derived
+    /// rows, counting summary edges); 0: `host_threads(d)`, the backend's own
+    /// thread count on `cpu`, else every core.
+    unsigned host_threads = 0;
     /// Called after each round with (round, frontier size, path edges so far); may be empty.
     std::function<void(std::uint64_t, std::uint64_t, std::uint64_t)> on_round = {};
 };
@@ -422,8 +429,11 @@ private:
                                                           o.path_edges.size() * 4)));
         o.stats.bytes_downloaded += o.path_edges.size() * 4;
         o.path_edges.resize(L.pe_words);
-        // row modes skip the derived nodes (row_tables.hpp): their rows follow from the solved ones
-        if (needs_rows(programs_->mode)) derive_rows(L, graph_->derived(), o.path_edges);
+        // Row modes skip the derived nodes (row_tables.hpp): their rows follow from the
+        // solved ones. Completing them writes derived nodes' words only, and counting
+        // the summary edges reads call sites' and exits' only (always solved), so the
+        // two share one parallel pass.
+        o.stats.summary_edges = finish_rows(L, needs_rows(programs_->mode) ? &graph_->derived() : nullptr, o.path_edges);
         // contexts: self-loop path edges <s_p, c> -> <s_p, c>
         for (std::uint32_t p = 0; p < L.num_procs; ++p) {
             std::uint32_t s = L.proc_start[p], f = L.node_fact_count[s];
@@ -436,9 +446,35 @@ private:
             o.stats.path_edges = 0;
             for (std::uint32_t w : o.path_edges) o.stats.path_edges += static_cast<std::uint64_t>(std::popcount(w));
         }
-        o.stats.summary_edges = count_summary_edges(L, o.path_edges);
         o.stats.seconds_extract = seconds_since(t1);
         return {};
+    }
+
+    /// Completes the derived rows of `pe` (when `dr` is given) and returns the
+    /// summary edges, on `host_threads` threads: groups of derived nodes and
+    /// call edges handed out in chunks.
+    std::uint64_t finish_rows(const layout& L, const derived_rows* dr, std::span<std::uint32_t> pe) const {
+        const std::size_t groups = dr ? dr->root.size() : 0, ces = L.ce_site.size();
+        constexpr std::size_t group_chunk = 64, ce_chunk = 256;
+        const std::size_t group_items = (groups + group_chunk - 1) / group_chunk, items = group_items + (ces + ce_chunk - 1) / ce_chunk;
+        const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(
+            opt_.host_threads ? opt_.host_threads : weir::host_threads(*d_), std::max<std::size_t>(items, 1)));
+        std::atomic<std::size_t> next{0};
+        std::atomic<std::uint64_t> summaries{0};
+        vyre::detail::parallel_region(threads, [&](unsigned, unsigned nt) {
+            std::uint64_t mine = 0;
+            for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < items;) {
+                if (i < group_items) {
+                    detail::derive_groups(L, *dr, pe, i * group_chunk, std::min(groups, (i + 1) * group_chunk), nt > 1);
+                } else {
+                    const std::size_t c0 = (i - group_items) * ce_chunk;
+                    mine += detail::count_summary_edges(L, pe, static_cast<std::uint32_t>(c0),
+                                                        static_cast<std::uint32_t>(std::min(ces, c0 + ce_chunk)));
+                }
+            }
+            summaries.fetch_add(mine, std::memory_order_relaxed);
+        });
+        return summaries.load();
     }
 
     D* d_ = nullptr;

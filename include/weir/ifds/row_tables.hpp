@@ -10,20 +10,21 @@
 /// 32 facts for the common identity-with-kills-and-gens functions.
 ///
 /// Most nodes are left out of the solve (`row_form::skip_derived`, the
-/// default). A node is *derived* when all its rows come from one *root* node
-/// through an acyclic stretch of the procedure: it is not a start node, a
-/// call site, an exit, a return site or a loop head (the target of a back
-/// edge in a depth-first walk from the start), it is reachable, and each of
-/// its intraprocedural predecessors is that root or derived from it. Straight
-/// lines and if/else diamonds are derived; every other node is *solved*.
-/// Nothing the solver does reads a derived node's rows, and they are the
-/// root's rows through the union of the composed flow functions along the
-/// stretch. So the row tables give each solved node its edges composed
-/// through the derived nodes to the next solved ones, and `derived_rows`
-/// lists how each derived node's rows follow from its root once the solve is
-/// done (`derive_rows`). On the taint-like benchmark problems about two thirds
-/// of the nodes are derived, and the solver expands about a third of the row
-/// chunks it expanded before.
+/// default). The *solved* nodes are the start nodes, call sites, exits and
+/// return sites (the solver's interprocedural steps read and write their
+/// rows), and any node that more than `detail::max_roots_per_derived_node`
+/// solved nodes feed. Every other node is *derived*: each path from a start
+/// node to it passes a last solved node, its *root*, and then only derived
+/// nodes, so its rows are the union, over its roots, of the root's rows
+/// through the union of the flow functions composed along those stretches
+/// (a loop among derived nodes: the least fixed point). Nothing the solver
+/// does reads a derived node's rows. So the row tables give each solved node
+/// its edges composed through the derived nodes to the next solved ones, and
+/// `derived_rows` lists how each derived node's rows follow from each of its
+/// roots once the solve is done (`derive_rows`). On the taint-like benchmark
+/// problems about three quarters of the nodes are derived (straight lines,
+/// branches and their joins, call-free loops), and the solver expands about
+/// a quarter of the row chunks it expands over every node.
 ///
 /// All tables are u32 arrays; masks are ceil(F/32) words per edge, F the
 /// procedure's fact count.
@@ -39,10 +40,11 @@
 
 namespace weir::ifds {
 
-/// How each derived node's rows follow from its root: the derived nodes in
+/// How each derived node's rows follow from its roots: the derived nodes in
 /// groups, one per root, each with the union of the composed flow functions
-/// of the paths from the root to it, in row form. Host memory (it is not
-/// uploaded, and `resident_graph::bytes()` does not count it).
+/// of the paths from the root to it, in row form (a node fed by several
+/// roots is in several groups; its rows are the union). Host memory (it is
+/// not uploaded, and `resident_graph::bytes()` does not count it).
 struct derived_rows {
     std::vector<std::uint32_t> root;       ///< per group: the solved node its rows come from
     std::vector<std::uint32_t> group_off;  ///< size groups+1: the group's entries
@@ -52,7 +54,7 @@ struct derived_rows {
     std::vector<std::uint32_t> x_off;      ///< size entries+1: extra pairs of each entry
     std::vector<std::uint32_t> x_src, x_dst;
 
-    /// Number of derived nodes.
+    /// Number of entries: (root, derived node) pairs.
     std::size_t size() const { return node.size(); }
 };
 
@@ -208,13 +210,22 @@ inline grouping group_by_key(std::span<const std::uint32_t> keys, std::uint32_t 
     return g;
 }
 
-/// The root of every derived node of `L` (~0u for a solved node), given its
-/// edges as they are, and the derived nodes in an order where a node's
-/// predecessors come before it (see the file comment).
+/// At most this many solved nodes (roots) feed one derived node; a node
+/// that more would feed is solved instead, so the derived relations stay
+/// linear in the procedure's size (a chain of joins, each adding a root,
+/// would otherwise give its k-th node k relations).
+inline constexpr std::uint32_t max_roots_per_derived_node = 8;
+
+/// Which nodes of `L` are solved and, for each solved node (a *root*), the
+/// derived nodes it reaches through derived nodes only, given the edges as
+/// they are (see the file comment).
 struct derivation {
-    std::vector<std::uint32_t> root;
-    std::vector<std::uint32_t> order;
-    grouping in;                  ///< incoming edges (ids) by target node
+    std::vector<char> solved;        ///< per node
+    std::vector<std::uint32_t> comp;   ///< per derived node: its strongly connected component among the derived nodes
+    std::vector<char> cyclic;        ///< per component: more than one node, or a self-loop
+    grouping group;                  ///< by root: the derived nodes it reaches (node ids), components in topological order
+    std::vector<std::uint32_t> group_node;  ///< the items of `group` are indices into this list of nodes
+    grouping in;                     ///< incoming edges (ids) by target node
     std::vector<std::uint32_t> src;  ///< the source node of each edge
 };
 
@@ -226,80 +237,101 @@ inline derivation derive_plan(const layout& L, const row_tables& all) {
     dv.src.resize(all.edge_dst.size());
     for (std::uint32_t n = 0; n < N; ++n)
         for (std::uint32_t ed = all.edge_off[n]; ed < all.edge_off[n + 1]; ++ed) dv.src[ed] = n;
-    const auto& in_off = dv.in.off;
     // nodes the solver must expand whatever their predecessors
-    std::vector<char> forced(N, 0);
-    for (std::uint32_t n = 0; n < N; ++n) forced[n] = (L.node_kind[n] & (kind_start | kind_call_site | kind_exit)) != 0;
-    for (std::uint32_t r : L.ce_retsite) forced[r] = 1;
+    auto& solved = dv.solved;
+    solved.assign(N, 0);
+    for (std::uint32_t n = 0; n < N; ++n) solved[n] = (L.node_kind[n] & (kind_start | kind_call_site | kind_exit)) != 0;
+    for (std::uint32_t r : L.ce_retsite) solved[r] = 1;
     for (std::uint32_t r : L.node_retsite)
-        if (r < N) forced[r] = 1;
-    // depth-first from every start node: targets of back edges (loop heads)
-    // are forced too; every other edge goes forward in reverse postorder
-    std::vector<char> state(N, 0);  // 0 unseen, 1 on the path, 2 done
-    std::vector<std::uint32_t> post;
+        if (r < N) solved[r] = 1;
+    // Tarjan's strongly connected components of the other nodes and the edges
+    // among them (iterative); components come out sinks first
+    auto& comp = dv.comp;
+    comp.assign(N, none);
+    std::vector<std::uint32_t> index(N, none), low(N, 0), stack;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> path;  // (node, next edge)
-    for (std::uint32_t s : L.proc_start) {
-        if (s >= N || state[s]) continue;
-        state[s] = 1;
-        path.push_back({s, all.edge_off[s]});
+    std::uint32_t counter = 0, ncomp = 0;
+    auto open = [&](std::uint32_t v) {
+        index[v] = low[v] = counter++;
+        stack.push_back(v);
+        path.push_back({v, all.edge_off[v]});
+    };
+    for (std::uint32_t v0 = 0; v0 < N; ++v0) {
+        if (solved[v0] || index[v0] != none) continue;
+        open(v0);
         while (!path.empty()) {
-            auto& [n, ed] = path.back();
+            const std::uint32_t n = path.back().first, ed = path.back().second;
             if (ed < all.edge_off[n + 1]) {
-                const std::uint32_t m = all.edge_dst[ed++];
-                if (state[m] == 0) {
-                    state[m] = 1;
-                    path.push_back({m, all.edge_off[m]});
-                } else if (state[m] == 1) {
-                    forced[m] = 1;
-                }
-            } else {
-                state[n] = 2;
-                post.push_back(n);
-                path.pop_back();
+                path.back().second++;
+                const std::uint32_t m = all.edge_dst[ed];
+                if (solved[m]) continue;
+                if (index[m] == none) open(m);
+                else if (comp[m] == none) low[n] = std::min(low[n], index[m]);  // still on the stack
+                continue;
+            }
+            path.pop_back();
+            if (!path.empty()) low[path.back().first] = std::min(low[path.back().first], low[n]);
+            if (low[n] != index[n]) continue;
+            std::uint32_t w;
+            do {
+                w = stack.back();
+                stack.pop_back();
+                comp[w] = ncomp;
+            } while (w != n);
+            ++ncomp;
+        }
+    }
+    // each component's roots, components in topological order (descending
+    // number); a component fed by too many roots is solved
+    std::vector<std::uint32_t> keys;
+    for (std::uint32_t n = 0; n < N; ++n) keys.push_back(solved[n] ? ncomp : ncomp - 1 - comp[n]);
+    const grouping members = group_by_key(keys, ncomp + 1);
+    dv.cyclic.assign(ncomp, 0);
+    std::vector<std::uint32_t> roots_begin(ncomp, 0), roots_end(ncomp, 0), roots, here, pair_root;
+    for (std::uint32_t t = 0; t < ncomp; ++t) {
+        const std::uint32_t c = ncomp - 1 - t;
+        here.clear();
+        for (std::uint32_t i = members.off[t]; i < members.off[t + 1]; ++i) {
+            const std::uint32_t m = members.items[i];
+            for (std::uint32_t k = dv.in.off[m]; k < dv.in.off[m + 1]; ++k) {
+                const std::uint32_t p = dv.src[dv.in.items[k]];
+                if (p == m || comp[p] == c) dv.cyclic[c] = 1;
+                else if (solved[p]) here.push_back(p);
+                else here.insert(here.end(), roots.begin() + roots_begin[comp[p]], roots.begin() + roots_end[comp[p]]);
             }
         }
-    }
-    dv.root.assign(N, none);
-    for (auto it = post.rbegin(); it != post.rend(); ++it) {
-        const std::uint32_t n = *it;
-        if (forced[n] || in_off[n] == in_off[n + 1]) continue;
-        std::uint32_t r = none;
-        bool one_root = true;
-        for (std::uint32_t i = in_off[n]; i < in_off[n + 1] && one_root; ++i) {
-            const std::uint32_t p = dv.src[dv.in.items[i]];
-            const std::uint32_t rp = state[p] != 2 ? none : dv.root[p] != none ? dv.root[p] : p;
-            one_root = rp != none && (r == none || r == rp);
-            r = rp;
+        std::sort(here.begin(), here.end());
+        here.erase(std::unique(here.begin(), here.end()), here.end());
+        roots_begin[c] = static_cast<std::uint32_t>(roots.size());
+        if (here.size() > max_roots_per_derived_node) {
+            for (std::uint32_t i = members.off[t]; i < members.off[t + 1]; ++i) solved[members.items[i]] = 1;
+            here.clear();
         }
-        if (one_root) dv.root[n] = r, dv.order.push_back(n);
+        roots.insert(roots.end(), here.begin(), here.end());
+        roots_end[c] = static_cast<std::uint32_t>(roots.size());
+        for (std::uint32_t i = members.off[t]; i < members.off[t + 1]; ++i)
+            for (std::uint32_t r : here) pair_root.push_back(r), dv.group_node.push_back(members.items[i]);
     }
+    for (std::uint32_t n = 0; n < N; ++n)
+        if (solved[n]) comp[n] = none;
+    dv.group = group_by_key(pair_root, N);
     return dv;
 }
 
-/// `row_form::skip_derived` from the edges as they are. One solved node at a
-/// time: the relations of its group's derived nodes (each from its
-/// predecessors', already computed, so every temporary is short-lived), then
-/// its edges composed through them.
+/// `row_form::skip_derived` from the edges as they are. One solved node (a
+/// root) at a time: the relations from it to the derived nodes it reaches
+/// (each from its predecessors', already computed, a component at a time; a
+/// loop's up to its least fixed point), then its edges composed through them.
+/// Every temporary is short-lived.
 inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all) {
     const std::uint32_t N = L.num_nodes;
     constexpr std::uint32_t none = ~0u;
     const derivation dv = derive_plan(L, all);
-    // the derived nodes grouped by root, in their topological order: group i of
-    // root n is dv.order[groups.items[i]] for i in [groups.off[n], groups.off[n+1])
-    std::vector<std::uint32_t> order_root(dv.order.size());
-    for (std::size_t i = 0; i < dv.order.size(); ++i) order_root[i] = dv.root[dv.order[i]];
-    const grouping groups = group_by_key(order_root, N);
-    const auto& group_off = groups.off;
-    auto group = [&](std::uint32_t i) { return dv.order[groups.items[i]]; };
     row_tables t;
     derived_rows& dr = t.derived;
-    std::vector<std::uint32_t> entry(N, none);  // a derived node's entry in dr
-    // from the root to edge ed's target, for ed out of `from` (the root or a node of its group)
-    auto through = [&](std::uint32_t from, std::uint32_t ed, std::uint32_t W) {
-        row_relation e = read_relation(all.edge_mask_off, all.edge_mask, all.edge_x_off, all.edge_x_src, all.edge_x_dst, ed, W);
-        if (entry[from] == none) return e;
-        return compose(read_relation(dr.mask_off, dr.mask, dr.x_off, dr.x_src, dr.x_dst, entry[from], W), e);
-    };
+    std::vector<std::uint32_t> at_root(N, none), pos(N, 0);  // a derived node in the current root's group: where
+    std::vector<row_relation> rel;                            // from the current root to each node of its group
+    std::vector<std::uint32_t> nodes;
     t.edge_off.reserve(N + 1);
     t.edge_off.push_back(0);
     t.edge_x_off.push_back(0);
@@ -307,20 +339,49 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
     dr.x_off.push_back(0);
     std::vector<std::pair<std::uint32_t, row_relation>> outs;
     for (std::uint32_t n = 0; n < N; ++n) {
-        if (dv.root[n] == none) {
+        if (dv.solved[n]) {
             const std::uint32_t W = (L.node_fact_count[n] + 31) / 32;
-            // the group of n: each derived node's relation, the union over its incoming edges
-            for (std::uint32_t i = group_off[n]; i < group_off[n + 1]; ++i) {
-                const std::uint32_t m = group(i);
-                row_relation r;
-                r.id.assign(W, 0);
-                for (std::uint32_t k = dv.in.off[m]; k < dv.in.off[m + 1]; ++k)
-                    unite(r, through(dv.src[dv.in.items[k]], dv.in.items[k], W));
-                entry[m] = static_cast<std::uint32_t>(dr.node.size());
-                dr.node.push_back(m);
-                append_relation(r, dr.mask_off, dr.mask, dr.x_off, dr.x_src, dr.x_dst);
+            nodes.clear();
+            for (std::uint32_t i = dv.group.off[n]; i < dv.group.off[n + 1]; ++i) {
+                const std::uint32_t m = dv.group_node[dv.group.items[i]];
+                at_root[m] = n, pos[m] = static_cast<std::uint32_t>(nodes.size());
+                nodes.push_back(m);
             }
-            if (group_off[n] < group_off[n + 1]) {
+            rel.resize(std::max(rel.size(), nodes.size()));
+            for (std::size_t i = 0; i < nodes.size(); ++i) rel[i].id.assign(W, 0), rel[i].x.clear();
+            // from n to the target of edge ed out of p (n or a node of its group); false: not from n
+            auto through = [&](std::uint32_t p, std::uint32_t ed, row_relation& out) {
+                if (p != n && at_root[p] != n) return false;
+                row_relation e = read_relation(all.edge_mask_off, all.edge_mask, all.edge_x_off, all.edge_x_src, all.edge_x_dst, ed, W);
+                out = p == n ? std::move(e) : compose(rel[pos[p]], e);
+                return true;
+            };
+            // each derived node's relation: the union over its incoming edges; a
+            // component with a cycle again until nothing changes
+            row_relation r, e;
+            for (std::size_t i = 0; i < nodes.size();) {
+                const std::uint32_t c = dv.comp[nodes[i]];
+                std::size_t j = i;
+                while (j < nodes.size() && dv.comp[nodes[j]] == c) ++j;
+                for (bool changed = true; changed;) {
+                    changed = false;
+                    for (std::size_t k = i; k < j; ++k) {
+                        const std::uint32_t m = nodes[k];
+                        r.id.assign(W, 0), r.x.clear();
+                        for (std::uint32_t q = dv.in.off[m]; q < dv.in.off[m + 1]; ++q)
+                            if (through(dv.src[dv.in.items[q]], dv.in.items[q], e)) unite(r, e);
+                        if (r.id != rel[k].id || r.x != rel[k].x) std::swap(rel[k], r), changed = dv.cyclic[c];
+                    }
+                }
+                i = j;
+            }
+            for (std::size_t i = 0; i < nodes.size(); ++i) {
+                if (rel[i].x.empty() && std::all_of(rel[i].id.begin(), rel[i].id.end(), [](std::uint32_t w) { return w == 0; }))
+                    continue;  // an empty relation (a procedure without facts) gives no rows
+                dr.node.push_back(nodes[i]);
+                append_relation(rel[i], dr.mask_off, dr.mask, dr.x_off, dr.x_src, dr.x_dst);
+            }
+            if (dr.node.size() > dr.group_off.back()) {
                 dr.root.push_back(n);
                 dr.group_off.push_back(static_cast<std::uint32_t>(dr.node.size()));
             }
@@ -328,10 +389,10 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
             outs.clear();
             auto out_of = [&](std::uint32_t p) {
                 for (std::uint32_t ed = all.edge_off[p]; ed < all.edge_off[p + 1]; ++ed)
-                    if (dv.root[all.edge_dst[ed]] == none) outs.emplace_back(all.edge_dst[ed], through(p, ed, W));
+                    if (dv.solved[all.edge_dst[ed]] && through(p, ed, e)) outs.emplace_back(all.edge_dst[ed], e);
             };
             out_of(n);
-            for (std::uint32_t i = group_off[n]; i < group_off[n + 1]; ++i) out_of(group(i));
+            for (std::uint32_t m : nodes) out_of(m);
             std::stable_sort(outs.begin(), outs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
             for (std::size_t i = 0; i < outs.size();) {
                 std::size_t j = i + 1;
@@ -355,19 +416,21 @@ inline row_tables make_row_tables(const layout& L, row_form form = row_form::ski
     return detail::skip_derived_row_tables(L, all);
 }
 
-/// Completes a path-edge bitset solved over `make_row_tables(L)`'s tables:
-/// sets every derived node's rows from its group's solved node (the solved
-/// rows are final, so the derived ones are exact). `pe` has `L.pe_words` words.
-inline void derive_rows(const layout& L, const derived_rows& dr, std::span<std::uint32_t> pe) {
+namespace detail {
+/// `derive_rows` for groups [g0, g1) of `dr` only; `atomic`: with atomic ORs,
+/// so that threads may complete disjoint ranges of groups at once (a derived
+/// node fed by several roots is in several groups).
+inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std::uint32_t> pe, std::size_t g0,
+                          std::size_t g1, bool atomic) {
     std::vector<std::uint32_t> ctx, rows, out;  // the solved node's non-empty rows
-    for (std::size_t g = 0; g < dr.root.size(); ++g) {
+    for (std::size_t g = g0; g < g1; ++g) {
         const std::uint32_t n = dr.root[g], F = L.node_fact_count[n], W = (F + 31) / 32;
         auto chunk = [&](std::uint32_t j) { return std::min<std::uint32_t>(32, F - 32 * j); };
         ctx.clear(), rows.clear();
         for (std::uint32_t c = 0; c < F; ++c) {
-            const std::uint64_t pos = detail::row_start(L, n, c);
+            const std::uint64_t pos = row_start(L, n, c);
             std::uint32_t any = 0;
-            for (std::uint32_t j = 0; j < W; ++j) any |= rows.emplace_back(detail::read_row_bits(pe, pos + 32 * j, chunk(j)));
+            for (std::uint32_t j = 0; j < W; ++j) any |= rows.emplace_back(read_row_bits(pe, pos + 32 * j, chunk(j)));
             if (any) ctx.push_back(c);
             else rows.resize(rows.size() - W);
         }
@@ -383,12 +446,23 @@ inline void derive_rows(const layout& L, const derived_rows& dr, std::span<std::
                     const std::uint32_t a = dr.x_src[x], b = dr.x_dst[x];
                     if (a < F && b < F && ((row[a / 32] >> (a % 32)) & 1u)) out[b / 32] |= 1u << (b % 32);
                 }
-                const std::uint64_t pos = detail::row_start(L, s, ctx[i]);
-                for (std::uint32_t j = 0; j < W; ++j)
-                    if (out[j]) detail::or_row_bits(pe, pos + 32 * j, out[j]);
+                const std::uint64_t pos = row_start(L, s, ctx[i]);
+                for (std::uint32_t j = 0; j < W; ++j) {
+                    if (!out[j]) continue;
+                    if (atomic) atomic_or_row_bits(pe, pos + 32 * j, out[j]);
+                    else or_row_bits(pe, pos + 32 * j, out[j]);
+                }
             }
         }
     }
+}
+} // namespace detail
+
+/// Completes a path-edge bitset solved over `make_row_tables(L)`'s tables:
+/// sets every derived node's rows from its roots' (the solved rows are
+/// final, so the derived ones are exact). `pe` has `L.pe_words` words.
+inline void derive_rows(const layout& L, const derived_rows& dr, std::span<std::uint32_t> pe) {
+    detail::derive_groups(L, dr, pe, 0, dr.root.size(), false);
 }
 
 } // namespace weir::ifds

@@ -16,14 +16,15 @@
 
 namespace weir::ifds {
 
-/// Summary edges implied by a path-edge bitset over `L`.
-inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::uint32_t> pe) {
+namespace detail {
+/// The summary edges of call edges [ce0, ce1) (see `count_summary_edges`).
+inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::uint32_t> pe, std::uint32_t ce0,
+                                         std::uint32_t ce1) {
     std::uint64_t count = 0;
     std::vector<std::uint8_t> seen;
     std::vector<std::uint32_t> reached;  // facts d at the site that some caller context reaches
     std::uint32_t reached_site = ~0u;
-    const auto nce = static_cast<std::uint32_t>(L.ce_site.size());
-    for (std::uint32_t ce = 0; ce < nce; ++ce) {
+    for (std::uint32_t ce = ce0; ce < ce1; ++ce) {
         const std::uint32_t site = L.ce_site[ce], q = L.ce_callee[ce];
         const std::uint32_t fc = L.node_fact_count[site];
         const std::uint32_t xq = L.proc_exit[q], fq = L.node_fact_count[xq];
@@ -59,6 +60,12 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
         }
     }
     return count;
+}
+} // namespace detail
+
+/// Summary edges implied by a path-edge bitset over `L`.
+inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::uint32_t> pe) {
+    return detail::count_summary_edges(L, pe, 0, static_cast<std::uint32_t>(L.ce_site.size()));
 }
 
 } // namespace weir::ifds
