@@ -25,13 +25,14 @@ using namespace weir::ifds;
 class mini_problem {
 public:
     /// Declares facts (in order).
-    mini_problem& facts(std::initializer_list<std::string> names) {
+    mini_problem& facts(const std::vector<std::string>& names) {
         for (const auto& n : names) {
             fact_ids_[n] = static_cast<fact_id>(p_.facts.size() + 1);
             p_.facts.push_back(n);
         }
         return *this;
     }
+    mini_problem& facts(std::initializer_list<std::string> names) { return facts(std::vector<std::string>(names)); }
     /// Declares a procedure with its start and exit nodes.
     mini_problem& proc(const std::string& name, const std::string& start, const std::string& exit) {
         const proc_id id = static_cast<proc_id>(p_.procs.size());

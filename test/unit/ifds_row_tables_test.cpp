@@ -204,6 +204,63 @@ TEST_CASE("row tables: an if/else diamond and a loop are derived", "[ifds][rows]
     CHECK(rederived(L, t, expect.path_edges) == expect.path_edges);
 }
 
+TEST_CASE("row tables: a loop that needs more passes than the limit has its head solved", "[ifds][rows]") {
+    // Around the loop x0 moves to x1, x1 to x2, ...: x_k reaches x_j only
+    // after j - k turns, so the loop's relations settle after one pass per
+    // step of the shift, more than max_loop_passes.
+    constexpr int steps = 10;
+    static_assert(steps > static_cast<int>(detail::max_loop_passes));
+    mini_problem m;
+    std::vector<std::string> xs;
+    std::string shift = "id";
+    for (int i = 0; i <= steps; ++i) xs.push_back("x" + std::to_string(i));
+    for (int i = 0; i < steps; ++i) shift += " x" + std::to_string(i) + ">x" + std::to_string(i + 1);
+    m.facts(xs)
+        .proc("main", "ms", "me")  // 0, 1
+        .node("h", "main")         // 2: loop head
+        .node("body", "main")      // 3
+        .flow("ms", "h", "id gen:x0")
+        .flow("h", "body", "id")
+        .flow("body", "h", shift)
+        .flow("h", "me", "id")
+        .seed("ms", "0");
+    const layout L = make_layout(m.get());
+    const row_tables t = make_row_tables(L);
+    // the head is solved, the body derived from it
+    CHECK(t.derived.root == u32v{2});
+    CHECK(t.derived.node == u32v{3});
+    const auto expect = tabulation_solver(L).solve().value();
+    CHECK(rederived(L, t, expect.path_edges) == expect.path_edges);
+}
+
+TEST_CASE("row tables: a node whose relation would be too large is solved", "[ifds][rows]") {
+    // A line of moves without kills, x_i>x_{i+1}: the relation from the
+    // start to the k-th node holds every pair x_a -> x_b, a < b <= k.
+    constexpr int F = 40, k = 60;
+    mini_problem m;
+    std::vector<std::string> xs;
+    for (int i = 0; i < F; ++i) xs.push_back("x" + std::to_string(i));
+    m.facts(xs).proc("main", "ms", "me");
+    std::string prev = "ms";
+    for (int i = 0; i < k; ++i) {
+        const std::string n = "n" + std::to_string(i);
+        m.node(n, "main");
+        m.flow(prev, n, i == 0 ? std::string("id gen:x0") : "id x" + std::to_string((i - 1) % F) + ">x" + std::to_string(i % F));
+        prev = n;
+    }
+    m.flow(prev, "me", "id").seed("ms", "0");
+    const layout L = make_layout(m.get());
+    const row_tables t = make_row_tables(L);
+    const std::uint32_t Fl = L.node_fact_count[0];
+    // some nodes of the line are solved (more than one root group), and no
+    // derived relation is over the limit
+    CHECK(t.derived.root.size() > 1);
+    for (std::size_t e = 0; e < t.derived.size(); ++e)
+        CHECK(t.derived.x_off[e + 1] - t.derived.x_off[e] <= detail::max_relation_pairs(Fl));
+    const auto expect = tabulation_solver(L).solve().value();
+    CHECK(rederived(L, t, expect.path_edges) == expect.path_edges);
+}
+
 TEST_CASE("row tables: composition laws on random relations", "[ifds][rows][random]") {
     std::mt19937 rng(7);
     for (std::uint32_t F : {1u, 5u, 32u, 33u, 70u}) {

@@ -12,19 +12,23 @@
 /// Most nodes are left out of the solve (`row_form::skip_derived`, the
 /// default). The *solved* nodes are the start nodes, call sites, exits and
 /// return sites (the solver's interprocedural steps read and write their
-/// rows), and any node that more than `detail::max_roots_per_derived_node`
-/// solved nodes feed. Every other node is *derived*: each path from a start
-/// node to it passes a last solved node, its *root*, and then only derived
-/// nodes, so its rows are the union, over its roots, of the root's rows
-/// through the union of the flow functions composed along those stretches
-/// (a loop among derived nodes: the least fixed point). Nothing the solver
-/// does reads a derived node's rows. So the row tables give each solved node
-/// its edges composed through the derived nodes to the next solved ones, and
-/// `derived_rows` lists how each derived node's rows follow from each of its
-/// roots once the solve is done (`derive_rows`). On the taint-like benchmark
-/// problems about three quarters of the nodes are derived (straight lines,
-/// branches and their joins, call-free loops), and the solver expands about
-/// a quarter of the row chunks it expands over every node.
+/// rows). Every other node is *derived*: each path from a start node to it
+/// passes a last solved node, its *root*, and then only derived nodes, so
+/// its rows are the union, over its roots, of the root's rows through the
+/// union of the flow functions composed along those stretches (around a
+/// loop among derived nodes: the least fixed point, which the passes over
+/// the loop reach). Nothing the solver does reads a derived node's rows. So
+/// the row tables give each solved node its edges composed through the
+/// derived nodes to the next solved ones, and `derived_rows` lists how each
+/// derived node's rows follow from each of its roots once the solve is done
+/// (`derive_rows`). Limits keep building the tables cheap on any input: a
+/// node fed by more than `detail::max_roots_per_derived_node` roots, a node
+/// whose relation would exceed `detail::max_relation_pairs(F)` pairs and the
+/// heads of a loop that has not settled after `detail::max_loop_passes`
+/// passes are solved too. On the taint-like benchmark problems about three
+/// quarters of the nodes are derived (straight lines, branches and their
+/// joins, loops), and the solver expands about a quarter of the row chunks
+/// it expands over every node.
 ///
 /// All tables are u32 arrays; masks are ceil(F/32) words per edge, F the
 /// procedure's fact count.
@@ -215,21 +219,36 @@ inline grouping group_by_key(std::span<const std::uint32_t> keys, std::uint32_t 
 /// linear in the procedure's size (a chain of joins, each adding a root,
 /// would otherwise give its k-th node k relations).
 inline constexpr std::uint32_t max_roots_per_derived_node = 8;
+/// At most this many passes over a loop's nodes (in depth-first order a
+/// loop nest of depth d settles in d + 1); a loop that has not settled by
+/// then has its heads solved instead.
+inline constexpr std::uint32_t max_loop_passes = 4;
+/// At most this many pairs in a derived relation over F facts; a node whose
+/// relation from a root would hold more is solved instead (moves without
+/// kills along a line or around a loop compose to up to F² pairs).
+constexpr std::size_t max_relation_pairs(std::uint32_t F) { return 4 * std::size_t(F) + 64; }
+/// Rounds of planning and building before `make_row_tables` gives up on
+/// derived nodes and returns every edge as it is.
+inline constexpr int max_derivation_rounds = 4;
 
 /// Which nodes of `L` are solved and, for each solved node (a *root*), the
 /// derived nodes it reaches through derived nodes only, given the edges as
 /// they are (see the file comment).
 struct derivation {
-    std::vector<char> solved;        ///< per node
+    std::vector<char> solved;          ///< per node
+    std::vector<char> head;            ///< per node: target of a back edge of the depth-first walk (a loop head)
     std::vector<std::uint32_t> comp;   ///< per derived node: its strongly connected component among the derived nodes
-    std::vector<char> cyclic;        ///< per component: more than one node, or a self-loop
-    grouping group;                  ///< by root: the derived nodes it reaches (node ids), components in topological order
-    std::vector<std::uint32_t> group_node;  ///< the items of `group` are indices into this list of nodes
-    grouping in;                     ///< incoming edges (ids) by target node
-    std::vector<std::uint32_t> src;  ///< the source node of each edge
+    std::vector<char> cyclic;          ///< per component: more than one node, or a self-loop
+    grouping group;                    ///< by root: the derived nodes it reaches (indices into `group_node`); components
+                                       ///< in topological order, each in depth-first order
+    std::vector<std::uint32_t> group_node;
+    grouping in;                       ///< incoming edges (ids) by target node
+    std::vector<std::uint32_t> src;    ///< the source node of each edge
 };
 
-inline derivation derive_plan(const layout& L, const row_tables& all) {
+/// The plan; the nodes marked in `also_solved` (size num_nodes, or empty)
+/// are solved whatever their kind.
+inline derivation derive_plan(const layout& L, const row_tables& all, const std::vector<char>& also_solved = {}) {
     const std::uint32_t N = L.num_nodes;
     constexpr std::uint32_t none = ~0u;
     derivation dv;
@@ -240,16 +259,46 @@ inline derivation derive_plan(const layout& L, const row_tables& all) {
     // nodes the solver must expand whatever their predecessors
     auto& solved = dv.solved;
     solved.assign(N, 0);
-    for (std::uint32_t n = 0; n < N; ++n) solved[n] = (L.node_kind[n] & (kind_start | kind_call_site | kind_exit)) != 0;
+    for (std::uint32_t n = 0; n < N; ++n)
+        solved[n] = (L.node_kind[n] & (kind_start | kind_call_site | kind_exit)) != 0 || (!also_solved.empty() && also_solved[n]);
     for (std::uint32_t r : L.ce_retsite) solved[r] = 1;
     for (std::uint32_t r : L.node_retsite)
         if (r < N) solved[r] = 1;
-    // Tarjan's strongly connected components of the other nodes and the edges
-    // among them (iterative); components come out sinks first
+    // Depth-first over the other nodes and the edges among them, entered from
+    // the solved nodes first: its reverse postorder, and the targets of back
+    // edges (loop heads). Then Tarjan's strongly connected components of the
+    // same graph; they come out sinks first.
+    std::vector<std::uint32_t> post, index(N, none), low(N, 0), stack;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> path;  // (node, next edge)
+    dv.head.assign(N, 0);
+    {
+        std::vector<char> state(N, 0);  // 0 unseen, 1 on the path, 2 done
+        auto walk = [&](std::uint32_t v0) {
+            if (solved[v0] || state[v0]) return;
+            state[v0] = 1;
+            path.push_back({v0, all.edge_off[v0]});
+            while (!path.empty()) {
+                const std::uint32_t n = path.back().first, ed = path.back().second;
+                if (ed < all.edge_off[n + 1]) {
+                    path.back().second++;
+                    const std::uint32_t m = all.edge_dst[ed];
+                    if (solved[m]) continue;
+                    if (state[m] == 0) state[m] = 1, path.push_back({m, all.edge_off[m]});
+                    else if (state[m] == 1) dv.head[m] = 1;
+                    continue;
+                }
+                state[n] = 2;
+                post.push_back(n);
+                path.pop_back();
+            }
+        };
+        for (std::uint32_t n = 0; n < N; ++n)
+            if (solved[n])
+                for (std::uint32_t ed = all.edge_off[n]; ed < all.edge_off[n + 1]; ++ed) walk(all.edge_dst[ed]);
+        for (std::uint32_t n = 0; n < N; ++n) walk(n);
+    }
     auto& comp = dv.comp;
     comp.assign(N, none);
-    std::vector<std::uint32_t> index(N, none), low(N, 0), stack;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> path;  // (node, next edge)
     std::uint32_t counter = 0, ncomp = 0;
     auto open = [&](std::uint32_t v) {
         index[v] = low[v] = counter++;
@@ -281,18 +330,20 @@ inline derivation derive_plan(const layout& L, const row_tables& all) {
             ++ncomp;
         }
     }
-    // each component's roots, components in topological order (descending
-    // number); a component fed by too many roots is solved
-    std::vector<std::uint32_t> keys;
-    for (std::uint32_t n = 0; n < N; ++n) keys.push_back(solved[n] ? ncomp : ncomp - 1 - comp[n]);
-    const grouping members = group_by_key(keys, ncomp + 1);
+    // Each component's roots, components in topological order (descending
+    // number), members in reverse postorder; a component fed by too many
+    // roots is solved.
+    std::vector<std::uint32_t> by_rpo(post.rbegin(), post.rend());
+    std::vector<std::uint32_t> rkeys(by_rpo.size());
+    for (std::size_t i = 0; i < by_rpo.size(); ++i) rkeys[i] = ncomp - 1 - comp[by_rpo[i]];
+    const grouping members = group_by_key(rkeys, ncomp);  // items index by_rpo
     dv.cyclic.assign(ncomp, 0);
     std::vector<std::uint32_t> roots_begin(ncomp, 0), roots_end(ncomp, 0), roots, here, pair_root;
     for (std::uint32_t t = 0; t < ncomp; ++t) {
         const std::uint32_t c = ncomp - 1 - t;
         here.clear();
         for (std::uint32_t i = members.off[t]; i < members.off[t + 1]; ++i) {
-            const std::uint32_t m = members.items[i];
+            const std::uint32_t m = by_rpo[members.items[i]];
             for (std::uint32_t k = dv.in.off[m]; k < dv.in.off[m + 1]; ++k) {
                 const std::uint32_t p = dv.src[dv.in.items[k]];
                 if (p == m || comp[p] == c) dv.cyclic[c] = 1;
@@ -304,13 +355,13 @@ inline derivation derive_plan(const layout& L, const row_tables& all) {
         here.erase(std::unique(here.begin(), here.end()), here.end());
         roots_begin[c] = static_cast<std::uint32_t>(roots.size());
         if (here.size() > max_roots_per_derived_node) {
-            for (std::uint32_t i = members.off[t]; i < members.off[t + 1]; ++i) solved[members.items[i]] = 1;
+            for (std::uint32_t i = members.off[t]; i < members.off[t + 1]; ++i) solved[by_rpo[members.items[i]]] = 1;
             here.clear();
         }
         roots.insert(roots.end(), here.begin(), here.end());
         roots_end[c] = static_cast<std::uint32_t>(roots.size());
         for (std::uint32_t i = members.off[t]; i < members.off[t + 1]; ++i)
-            for (std::uint32_t r : here) pair_root.push_back(r), dv.group_node.push_back(members.items[i]);
+            for (std::uint32_t r : here) pair_root.push_back(r), dv.group_node.push_back(by_rpo[members.items[i]]);
     }
     for (std::uint32_t n = 0; n < N; ++n)
         if (solved[n]) comp[n] = none;
@@ -318,15 +369,17 @@ inline derivation derive_plan(const layout& L, const row_tables& all) {
     return dv;
 }
 
-/// `row_form::skip_derived` from the edges as they are. One solved node (a
-/// root) at a time: the relations from it to the derived nodes it reaches
-/// (each from its predecessors', already computed, a component at a time; a
-/// loop's up to its least fixed point), then its edges composed through them.
-/// Every temporary is short-lived.
-inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all) {
+/// `row_form::skip_derived` from the edges as they are, by plan `dv`. One
+/// solved node (a root) at a time: the relations from it to the derived
+/// nodes it reaches (each from its predecessors', already computed, a
+/// component at a time; a loop's up to its least fixed point), then its
+/// edges composed through them. Every temporary is short-lived. Nodes that
+/// break a limit (`max_loop_passes`, `max_relation_pairs`) go to `unfit`,
+/// and the tables are then incomplete: plan again with them solved.
+inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all, const derivation& dv,
+                                          std::vector<std::uint32_t>& unfit) {
     const std::uint32_t N = L.num_nodes;
     constexpr std::uint32_t none = ~0u;
-    const derivation dv = derive_plan(L, all);
     row_tables t;
     derived_rows& dr = t.derived;
     std::vector<std::uint32_t> at_root(N, none), pos(N, 0);  // a derived node in the current root's group: where
@@ -340,7 +393,7 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
     std::vector<std::pair<std::uint32_t, row_relation>> outs;
     for (std::uint32_t n = 0; n < N; ++n) {
         if (dv.solved[n]) {
-            const std::uint32_t W = (L.node_fact_count[n] + 31) / 32;
+            const std::uint32_t F = L.node_fact_count[n], W = (F + 31) / 32;
             nodes.clear();
             for (std::uint32_t i = dv.group.off[n]; i < dv.group.off[n + 1]; ++i) {
                 const std::uint32_t m = dv.group_node[dv.group.items[i]];
@@ -363,25 +416,30 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
                 const std::uint32_t c = dv.comp[nodes[i]];
                 std::size_t j = i;
                 while (j < nodes.size() && dv.comp[nodes[j]] == c) ++j;
-                for (bool changed = true; changed;) {
+                bool changed = true;
+                for (std::uint32_t pass = 0; changed && pass < max_loop_passes; ++pass) {
                     changed = false;
                     for (std::size_t k = i; k < j; ++k) {
-                        const std::uint32_t m = nodes[k];
                         r.id.assign(W, 0), r.x.clear();
-                        for (std::uint32_t q = dv.in.off[m]; q < dv.in.off[m + 1]; ++q)
+                        for (std::uint32_t q = dv.in.off[nodes[k]]; q < dv.in.off[nodes[k] + 1]; ++q)
                             if (through(dv.src[dv.in.items[q]], dv.in.items[q], e)) unite(r, e);
+                        if (r.x.size() > max_relation_pairs(F)) {
+                            unfit.push_back(nodes[k]);
+                            r.x.clear();  // keeps this round's remaining work small; its tables are dropped
+                        }
                         if (r.id != rel[k].id || r.x != rel[k].x) std::swap(rel[k], r), changed = dv.cyclic[c];
                     }
                 }
+                if (changed)  // the loop has not settled: its heads are to be solved
+                    for (std::size_t k = i; k < j; ++k)
+                        if (dv.head[nodes[k]]) unfit.push_back(nodes[k]);
                 i = j;
             }
             for (std::size_t i = 0; i < nodes.size(); ++i) {
-                if (rel[i].x.empty() && std::all_of(rel[i].id.begin(), rel[i].id.end(), [](std::uint32_t w) { return w == 0; }))
-                    continue;  // an empty relation (a procedure without facts) gives no rows
                 dr.node.push_back(nodes[i]);
                 append_relation(rel[i], dr.mask_off, dr.mask, dr.x_off, dr.x_src, dr.x_dst);
             }
-            if (dr.node.size() > dr.group_off.back()) {
+            if (!nodes.empty()) {
                 dr.root.push_back(n);
                 dr.group_off.push_back(static_cast<std::uint32_t>(dr.node.size()));
             }
@@ -413,7 +471,17 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
 inline row_tables make_row_tables(const layout& L, row_form form = row_form::skip_derived) {
     row_tables all = detail::all_node_row_tables(L);
     if (form == row_form::all_nodes) return all;
-    return detail::skip_derived_row_tables(L, all);
+    // plan, build; nodes that broke a limit are solved in the next round
+    std::vector<char> also_solved;
+    std::vector<std::uint32_t> unfit;
+    for (int round = 0; round < detail::max_derivation_rounds; ++round) {
+        unfit.clear();
+        row_tables t = detail::skip_derived_row_tables(L, all, detail::derive_plan(L, all, also_solved), unfit);
+        if (unfit.empty()) return t;
+        also_solved.resize(L.num_nodes, 0);
+        for (std::uint32_t m : unfit) also_solved[m] = 1;
+    }
+    return all;  // every node solved: always exact
 }
 
 namespace detail {
