@@ -219,10 +219,11 @@ inline grouping group_by_key(std::span<const std::uint32_t> keys, std::uint32_t 
 /// linear in the procedure's size (a chain of joins, each adding a root,
 /// would otherwise give its k-th node k relations).
 inline constexpr std::uint32_t max_roots_per_derived_node = 8;
-/// At most this many passes over a loop's nodes (in depth-first order a
-/// loop nest of depth d settles in d + 1); a loop that has not settled by
-/// then has its heads solved instead.
-inline constexpr std::uint32_t max_loop_passes = 4;
+/// At most this many passes over a loop's nodes (in depth-first order most
+/// loops settle in two or three; moves that need several turns around the
+/// loop take one pass per turn: a shift x0>x1, x1>x2, ... one per step); a
+/// loop that has not settled by then has its heads solved instead.
+inline constexpr std::uint32_t max_loop_passes = 8;
 /// At most this many pairs in a derived relation over F facts; a node whose
 /// relation from a root would hold more is solved instead (moves without
 /// kills along a line or around a loop compose to up to F² pairs).
