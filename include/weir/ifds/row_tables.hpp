@@ -265,49 +265,25 @@ inline derivation derive_plan(const layout& L, const row_tables& all, const std:
     for (std::uint32_t r : L.ce_retsite) solved[r] = 1;
     for (std::uint32_t r : L.node_retsite)
         if (r < N) solved[r] = 1;
-    // Depth-first over the other nodes and the edges among them, entered from
-    // the solved nodes first: its reverse postorder, and the targets of back
-    // edges (loop heads). Then Tarjan's strongly connected components of the
-    // same graph; they come out sinks first.
-    std::vector<std::uint32_t> post, index(N, none), low(N, 0), stack;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> path;  // (node, next edge)
-    dv.head.assign(N, 0);
-    {
-        std::vector<char> state(N, 0);  // 0 unseen, 1 on the path, 2 done
-        auto walk = [&](std::uint32_t v0) {
-            if (solved[v0] || state[v0]) return;
-            state[v0] = 1;
-            path.push_back({v0, all.edge_off[v0]});
-            while (!path.empty()) {
-                const std::uint32_t n = path.back().first, ed = path.back().second;
-                if (ed < all.edge_off[n + 1]) {
-                    path.back().second++;
-                    const std::uint32_t m = all.edge_dst[ed];
-                    if (solved[m]) continue;
-                    if (state[m] == 0) state[m] = 1, path.push_back({m, all.edge_off[m]});
-                    else if (state[m] == 1) dv.head[m] = 1;
-                    continue;
-                }
-                state[n] = 2;
-                post.push_back(n);
-                path.pop_back();
-            }
-        };
-        for (std::uint32_t n = 0; n < N; ++n)
-            if (solved[n])
-                for (std::uint32_t ed = all.edge_off[n]; ed < all.edge_off[n + 1]; ++ed) walk(all.edge_dst[ed]);
-        for (std::uint32_t n = 0; n < N; ++n) walk(n);
-    }
+    // One depth-first walk over the other nodes and the edges among them,
+    // entered from the solved nodes first: its postorder, the targets of its
+    // back edges (loop heads), and Tarjan's strongly connected components
+    // (numbered sinks first).
     auto& comp = dv.comp;
     comp.assign(N, none);
+    dv.head.assign(N, 0);
+    std::vector<std::uint32_t> post, index(N, none), low(N, 0), stack;
+    std::vector<char> on_path(N, 0);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> path;  // (node, next edge)
     std::uint32_t counter = 0, ncomp = 0;
     auto open = [&](std::uint32_t v) {
         index[v] = low[v] = counter++;
         stack.push_back(v);
+        on_path[v] = 1;
         path.push_back({v, all.edge_off[v]});
     };
-    for (std::uint32_t v0 = 0; v0 < N; ++v0) {
-        if (solved[v0] || index[v0] != none) continue;
+    auto walk = [&](std::uint32_t v0) {
+        if (solved[v0] || index[v0] != none) return;
         open(v0);
         while (!path.empty()) {
             const std::uint32_t n = path.back().first, ed = path.back().second;
@@ -315,11 +291,17 @@ inline derivation derive_plan(const layout& L, const row_tables& all, const std:
                 path.back().second++;
                 const std::uint32_t m = all.edge_dst[ed];
                 if (solved[m]) continue;
-                if (index[m] == none) open(m);
-                else if (comp[m] == none) low[n] = std::min(low[n], index[m]);  // still on the stack
+                if (index[m] == none) {
+                    open(m);
+                    continue;
+                }
+                if (on_path[m]) dv.head[m] = 1;                            // a back edge
+                if (comp[m] == none) low[n] = std::min(low[n], index[m]);  // m still on the stack
                 continue;
             }
             path.pop_back();
+            on_path[n] = 0;
+            post.push_back(n);
             if (!path.empty()) low[path.back().first] = std::min(low[path.back().first], low[n]);
             if (low[n] != index[n]) continue;
             std::uint32_t w;
@@ -330,7 +312,11 @@ inline derivation derive_plan(const layout& L, const row_tables& all, const std:
             } while (w != n);
             ++ncomp;
         }
-    }
+    };
+    for (std::uint32_t n = 0; n < N; ++n)
+        if (solved[n])
+            for (std::uint32_t ed = all.edge_off[n]; ed < all.edge_off[n + 1]; ++ed) walk(all.edge_dst[ed]);
+    for (std::uint32_t n = 0; n < N; ++n) walk(n);
     // Each component's roots, components in topological order (descending
     // number), members in reverse postorder; a component fed by too many
     // roots is solved.
