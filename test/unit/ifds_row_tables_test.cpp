@@ -345,7 +345,7 @@ TEST_CASE("row tables: on random problems the skipping tables are exact", "[ifds
                 if (!derived[s]) continue;
                 for (std::uint32_t p : preds[s]) {
                     const std::size_t before = expect_roots[s].size();
-                    if (derived[p]) expect_roots[s].insert(roots[p].begin(), roots[p].end());
+                    if (derived[p]) expect_roots[s].insert(expect_roots[p].begin(), expect_roots[p].end());
                     else expect_roots[s].insert(p);
                     changed = changed || expect_roots[s].size() != before;
                 }
