@@ -5,8 +5,6 @@
 /// (no virtual calls, no copies); sequences use vyre's provided operations,
 /// so a backend's native sequence support (one fence, graph replay) is used.
 
-#include <algorithm>
-#include <thread>
 #include <vector>
 
 #include <vyre/backend/concepts.hpp>
@@ -29,13 +27,13 @@ public:
 
     std::string_view backend_id() const { return b_->id(); }
     std::string_view backend_version() const { return b_->version(); }
-    /// Threads for the solver's host work: the backend's own thread count
-    /// when it has one (`cpu`), else every core.
-    unsigned host_threads() const {
-        if constexpr (requires { b_->threads(vyre::dispatch_config{}); })
-            return b_->threads(vyre::dispatch_config{});
-        else
-            return std::max(1u, std::thread::hardware_concurrency());
+    /// Threads for the solver's host work: the backend's own thread count,
+    /// where it has one (`cpu`); otherwise `weir::host_threads` falls back
+    /// to every core.
+    unsigned host_threads() const
+        requires requires(const B& b) { b.threads(vyre::dispatch_config{}); }
+    {
+        return b_->threads(vyre::dispatch_config{});
     }
     /// Catalogue ops the backend runs natively (lets the solver pick the op path).
     std::vector<std::string> supported_ops() const { return vyre::supported_ops(*b_); }

@@ -90,19 +90,18 @@ inline std::uint32_t read_row_bits(std::span<const std::uint32_t> pe, std::uint6
     if (s + len > 32) v |= std::uint64_t(pe[w + 1]) << (32 - s);
     return static_cast<std::uint32_t>(v) & (len == 32 ? ~0u : (1u << len) - 1);
 }
-/// Sets the bits of `mask` (a row chunk, in range) from bit `pos`.
+/// Sets the bits of `mask` (a row chunk, in range) from bit `pos`; `Atomic`:
+/// with atomic ORs, for threads that may share a word.
+template <bool Atomic = false>
 inline void or_row_bits(std::span<std::uint32_t> pe, std::uint64_t pos, std::uint32_t mask) {
+    auto put = [&](std::uint64_t w, std::uint32_t bits) {
+        if constexpr (Atomic) std::atomic_ref<std::uint32_t>(pe[w]).fetch_or(bits, std::memory_order_relaxed);
+        else pe[w] |= bits;
+    };
     const std::uint64_t w = pos / 32;
     const std::uint32_t s = pos % 32;
-    pe[w] |= mask << s;
-    if (s && (mask >> (32 - s))) pe[w + 1] |= mask >> (32 - s);
-}
-/// `or_row_bits` with atomic ORs, for threads that may share a word.
-inline void atomic_or_row_bits(std::span<std::uint32_t> pe, std::uint64_t pos, std::uint32_t mask) {
-    const std::uint64_t w = pos / 32;
-    const std::uint32_t s = pos % 32;
-    std::atomic_ref<std::uint32_t>(pe[w]).fetch_or(mask << s, std::memory_order_relaxed);
-    if (s && (mask >> (32 - s))) std::atomic_ref<std::uint32_t>(pe[w + 1]).fetch_or(mask >> (32 - s), std::memory_order_relaxed);
+    put(w, mask << s);
+    if (s && (mask >> (32 - s))) put(w + 1, mask >> (32 - s));
 }
 } // namespace detail
 

@@ -504,7 +504,7 @@ inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std
                 const std::uint64_t pos = row_start(L, s, ctx[i]);
                 for (std::uint32_t j = 0; j < W; ++j) {
                     if (!out[j]) continue;
-                    if (atomic) atomic_or_row_bits(pe, pos + 32 * j, out[j]);
+                    if (atomic) or_row_bits<true>(pe, pos + 32 * j, out[j]);
                     else or_row_bits(pe, pos + 32 * j, out[j]);
                 }
             }
