@@ -171,6 +171,23 @@ TEST_CASE("ifds_rows_solve shares its worklist between threads and stays exact",
     for (std::uint64_t seed : {11u, 12u}) {
         auto L = make_layout(weir::test::random_problem(seed, o));
         REQUIRE(L.pe_words >= (1u << 15));
+        {
+            // The host pass after the solve completes derived rows in chunks of groups
+            // on several threads: some node must have roots in two chunks, so that two
+            // threads may write its words at once (atomic ORs; ThreadSanitizer runs this).
+            const derived_rows dr = make_row_tables(L).derived;
+            std::vector<std::size_t> first_chunk(L.num_nodes, ~std::size_t{0});
+            std::size_t shared = 0;
+            for (std::size_t g = 0; g < dr.root.size(); ++g)
+                for (std::uint32_t e = dr.group_off[g]; e < dr.group_off[g + 1]; ++e) {
+                    std::size_t& c = first_chunk[dr.node[e]];
+                    const std::size_t chunk = g / weir::ifds::detail::finish_group_chunk;
+                    if (c == ~std::size_t{0}) c = chunk;
+                    else if (c != chunk) ++shared, c = chunk;
+                }
+            INFO("seed " << seed);
+            CHECK(shared > 0);
+        }
         const auto expect = tabulation_solver(L).solve().value();
         for (unsigned threads : {2u, 4u}) {
             INFO("seed " << seed << ", " << threads << " threads");
@@ -178,6 +195,7 @@ TEST_CASE("ifds_rows_solve shares its worklist between threads and stays exact",
             weir::vyre_resident_ifds<vyre::cpu> d(b);
             weir::ifds::resident_options opts;
             opts.mode = kernel_mode::row_solve;
+            opts.host_threads = threads;
             auto s = resident_solver<weir::vyre_resident_ifds<vyre::cpu>>::create(d, L, opts);
             REQUIRE(s.has_value());
             for (int rep = 0; rep < 3; ++rep) {  // the interleaving differs from run to run; the bits may not

@@ -46,8 +46,19 @@ inline constexpr std::uint32_t entry_words = ifds_rows::entry_words;
 /// A worklist entry: node, context, chunk, mask of new facts.
 using entry = std::array<std::uint32_t, entry_words>;
 
+/// How many of a stack's newest entries `stack_sink::add` looks through for
+/// the same row chunk. On the benchmark problems one expansion in seven adds
+/// bits to a chunk that is still waiting within the newest four; looking
+/// further finds few more (2000 procedures: 207,740 expansions without the
+/// merge, 178,766 with 4, 176,053 with 16).
+inline constexpr std::size_t merge_window = 4;
+
 /// A sink for `ifds_rows::expand_entry` that sets the new bits and pushes
-/// every chunk that had new ones onto a worklist stack.
+/// every chunk that had new ones onto a worklist stack, or ORs them into the
+/// entry of the same chunk when one waits near the top (`merge_window`): it
+/// is then expanded once with the union of its bits. The stack belongs to one
+/// thread, so the merge needs no synchronisation; the bits themselves are set
+/// in `pe` before, as without it.
 template <bool Atomic>
 struct stack_sink {
     const ifds::tables& T;
@@ -59,7 +70,16 @@ struct stack_sink {
         if (ctx >= F || 32ull * k >= F) return;
         const std::uint32_t fresh =
             ifds_rows::or_bits<Atomic>(pe, ifds_rows::row_pos(T, node, F, ctx, k), mask & ifds_rows::chunk_mask(F, k));
-        if (fresh) stack->push_back({node, ctx, k, fresh});
+        if (!fresh) return;
+        const std::size_t n = stack->size();
+        for (std::size_t i = 1; i <= std::min(n, merge_window); ++i) {
+            entry& w = (*stack)[n - i];
+            if (w[0] == node && w[1] == ctx && w[2] == k) {
+                w[3] |= fresh;
+                return;
+            }
+        }
+        stack->push_back({node, ctx, k, fresh});
     }
     /// Pops the newest entry into `e`; false when the stack is empty.
     bool pop(entry& e) {

@@ -455,7 +455,7 @@ private:
     /// call edges handed out in chunks.
     std::uint64_t finish_rows(const layout& L, const derived_rows* dr, std::span<std::uint32_t> pe) const {
         const std::size_t groups = dr ? dr->root.size() : 0, ces = L.ce_site.size();
-        constexpr std::size_t group_chunk = 64, ce_chunk = 256;
+        constexpr std::size_t group_chunk = detail::finish_group_chunk, ce_chunk = 256;
         const std::size_t group_items = (groups + group_chunk - 1) / group_chunk, items = group_items + (ces + ce_chunk - 1) / ce_chunk;
         const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(
             opt_.host_threads ? opt_.host_threads : weir::host_threads(*d_), std::max<std::size_t>(items, 1)));

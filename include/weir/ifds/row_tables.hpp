@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <utility>
 #include <vector>
@@ -452,6 +453,19 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
     return t;
 }
 
+/// Whether every offset into `t`'s arrays fits the u32 that the tables hold
+/// (`append_relation` and the composed edges store sizes as u32). Only an
+/// input of billions of composed pairs could break it; `make_row_tables` then
+/// keeps the all-node tables, which are exact and stay within the layout's own
+/// (checked) sizes.
+inline bool offsets_fit(const row_tables& t) {
+    constexpr std::size_t most = std::numeric_limits<std::uint32_t>::max();
+    const derived_rows& d = t.derived;
+    for (const auto* v : t.tables())
+        if (v->size() > most) return false;
+    return d.node.size() <= most && d.mask.size() <= most && d.x_src.size() <= most;
+}
+
 } // namespace detail
 
 /// Derives the row form from the layout's per-fact intraprocedural CSR.
@@ -464,6 +478,7 @@ inline row_tables make_row_tables(const layout& L, row_form form = row_form::ski
     for (int round = 0; round < detail::max_derivation_rounds; ++round) {
         unfit.clear();
         row_tables t = detail::skip_derived_row_tables(L, all, detail::derive_plan(L, all, also_solved), unfit);
+        if (!detail::offsets_fit(t)) return all;  // a u32 offset would have wrapped: solve every node
         if (unfit.empty()) return t;
         also_solved.resize(L.num_nodes, 0);
         for (std::uint32_t m : unfit) also_solved[m] = 1;
@@ -472,6 +487,11 @@ inline row_tables make_row_tables(const layout& L, row_form form = row_form::ski
 }
 
 namespace detail {
+/// Groups of `derived_rows` that the resident solver's parallel pass after a
+/// solve hands to one thread at a time; a node with roots in two such chunks
+/// can be written by two threads at once (hence `derive_groups`'s `atomic`).
+inline constexpr std::size_t finish_group_chunk = 64;
+
 /// `derive_rows` for groups [g0, g1) of `dr` only; `atomic`: with atomic ORs,
 /// so that threads may complete disjoint ranges of groups at once (a derived
 /// node fed by several roots is in several groups).
