@@ -363,6 +363,11 @@ TEST_CASE("row tables: on random problems the skipping tables are exact", "[ifds
             derived_multi_root += roots[s].size() > 1;
             derived_wide += L.node_fact_count[s] > 32;
         }
+        // an entry is marked shared exactly when its node has other roots (the
+        // parallel completion writes only those with atomic ORs)
+        REQUIRE(t.derived.shared.size() == t.derived.size());
+        for (std::size_t e = 0; e < t.derived.size(); ++e)
+            CHECK(bool(t.derived.shared[e]) == (roots[t.derived.node[e]].size() > 1));
         // loops among derived nodes: some are left when sources are peeled off one by one
         {
             std::vector<std::uint32_t> indeg(L.num_nodes, 0), ready;

@@ -125,7 +125,7 @@ std::uint32_t or_word(const words& pe, std::uint64_t i, std::uint32_t m) {
         return old;
     } else {
         const std::uint32_t old = pe.p[i];
-        pe.p[i] = old | m;
+        if ((old & m) != m) pe.p[i] = old | m;  // a word already holding the bits is not dirtied
         return old;
     }
 }

@@ -58,6 +58,7 @@ struct derived_rows {
     std::vector<std::uint32_t> mask;       ///< identity masks, ceil(F/32) words each
     std::vector<std::uint32_t> x_off;      ///< size entries+1: extra pairs of each entry
     std::vector<std::uint32_t> x_src, x_dst;
+    std::vector<std::uint8_t> shared;      ///< per entry: 1 when its node has other roots too
 
     /// Number of entries: (root, derived node) pairs.
     std::size_t size() const { return node.size(); }
@@ -450,6 +451,11 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
         }
         t.edge_off.push_back(static_cast<std::uint32_t>(t.edge_dst.size()));
     }
+    // which entries' nodes have other roots too (their words may be written by two threads at once)
+    std::vector<std::uint8_t> roots(N, 0);
+    for (std::uint32_t s : dr.node) roots[s] = static_cast<std::uint8_t>(std::min(roots[s] + 1, 2));
+    dr.shared.resize(dr.node.size());
+    for (std::size_t e = 0; e < dr.node.size(); ++e) dr.shared[e] = roots[dr.node[e]] > 1;
     return t;
 }
 
@@ -492,9 +498,11 @@ namespace detail {
 /// can be written by two threads at once (hence `derive_groups`'s `atomic`).
 inline constexpr std::size_t finish_group_chunk = 64;
 
-/// `derive_rows` for groups [g0, g1) of `dr` only; `atomic`: with atomic ORs,
-/// so that threads may complete disjoint ranges of groups at once (a derived
-/// node fed by several roots is in several groups).
+/// `derive_rows` for groups [g0, g1) of `dr` only; `atomic`: so that threads
+/// may complete disjoint ranges of groups at once, a derived node fed by
+/// several roots (in several groups; `dr.shared`) is written with atomic ORs.
+/// The others are in one group only, so one thread writes their words, and
+/// no two nodes share a word (each node's rows start a word).
 inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std::uint32_t> pe, std::size_t g0,
                           std::size_t g1, bool atomic) {
     std::vector<std::uint32_t> ctx, rows, out;  // the solved node's non-empty rows
@@ -514,6 +522,7 @@ inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std
         for (std::uint32_t e = dr.group_off[g]; e < dr.group_off[g + 1]; ++e) {
             const std::uint32_t s = dr.node[e];
             const std::uint32_t* id = dr.mask.data() + dr.mask_off[e];
+            const bool atomic_or = atomic && (e >= dr.shared.size() || dr.shared[e]);
             for (std::size_t i = 0; i < ctx.size(); ++i) {
                 const std::uint32_t* row = rows.data() + i * W;
                 for (std::uint32_t j = 0; j < W; ++j) out[j] = row[j] & id[j];
@@ -524,7 +533,7 @@ inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std
                 const std::uint64_t pos = row_start(L, s, ctx[i]);
                 for (std::uint32_t j = 0; j < W; ++j) {
                     if (!out[j]) continue;
-                    if (atomic) or_row_bits<true>(pe, pos + 32 * j, out[j]);
+                    if (atomic_or) or_row_bits<true>(pe, pos + 32 * j, out[j]);
                     else or_row_bits(pe, pos + 32 * j, out[j]);
                 }
             }
