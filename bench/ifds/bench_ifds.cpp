@@ -6,9 +6,12 @@
 // resident result is compared bit for bit with tabulation's.
 //
 //   bench_ifds [--sizes 100,500,...] [--max-resident-edges N] [--threads N]
-//              [--seed S] [--repeat N] [--csv PATH] [--quick]
+//              [--seed S] [--repeat N] [--rounds N] [--csv PATH] [--quick]
 // Each child runs its phases --repeat times (default 3, --quick 1) and reports
-// the best time of each phase.
+// the best time of each phase. With --rounds N (default 1) tabulation and the
+// backends run in turn N times per size, and each keeps its best over all
+// rounds: on a machine whose speed drifts, both sides of a ratio then sample
+// the same stretches of time.
 // Run from the repository root (the default CSV is bench/out/ifds.csv).
 //   bench_ifds --write FILE --procs N [--seed S]     (only writes a .ifds file)
 
@@ -27,6 +30,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -68,6 +72,7 @@ struct options {
     unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     std::uint64_t seed = 1;
     unsigned repeat = 3;  ///< runs per child; the best time of each phase is reported
+    unsigned rounds = 1;  ///< children per solver and size, taken in turn (tabulation, each backend, again)
     std::string csv;  ///< default: bench/out/ifds.csv (--quick: bench/out/ifds-quick.csv)
     bool quick = false;
     std::string write_path;  ///< --write: only write a .ifds file
@@ -77,7 +82,7 @@ struct options {
 [[noreturn]] void usage(int code) {
     std::fprintf(code ? stderr : stdout,
                  "usage: bench_ifds [--sizes N,N,...] [--max-resident-edges N] [--threads N] [--seed S]\n"
-                 "                  [--repeat N] [--csv PATH] [--mode automatic|ir|ops|rows|solve] [--quick]\n"
+                 "                  [--repeat N] [--rounds N] [--csv PATH] [--mode automatic|ir|ops|rows|solve] [--quick]\n"
                  "       bench_ifds --write FILE --procs N [--seed S]\n");
     std::exit(code);
 }
@@ -141,6 +146,13 @@ options parse(int argc, char** argv) {
             }
             o.repeat = static_cast<unsigned>(v);
             repeat_given = true;
+        } else if (a == "--rounds") {
+            const auto v = parse_u64(a.c_str(), value());
+            if (v == 0 || v > 100) {
+                std::fprintf(stderr, "bench_ifds: --rounds must be in 1..100\n");
+                std::exit(2);
+            }
+            o.rounds = static_cast<unsigned>(v);
         } else if (a == "--seed") {
             o.seed = parse_u64(a.c_str(), value());
         } else if (a == "--csv") {
@@ -282,6 +294,24 @@ run_result in_child(Body&& body) {
     if (got) out.peak_growth_mib = static_cast<double>(ru.ru_maxrss - out.rep.rss_start_kib) / 1024.0;
     out.minor_faults = ru.ru_minflt;
     return out;
+}
+
+/// Folds a later round's child run into `acc` (the first round's, when
+/// `first_round`): each phase keeps the first round's cold time and the best
+/// time over all rounds; memory keeps the largest peak and fault count; the
+/// first failure stays; the result (bits, path edges) stays the first round's
+/// (each round's own is compared with tabulation's as it comes).
+void merge_round(run_result& acc, run_result&& r, bool first_round) {
+    if (first_round) {
+        acc = std::move(r);
+        return;
+    }
+    for (auto [a, b] : {std::pair{&acc.rep.layout, &r.rep.layout}, std::pair{&acc.rep.upload, &r.rep.upload},
+                        std::pair{&acc.rep.solve, &r.rep.solve}, std::pair{&acc.rep.io, &r.rep.io}})
+        if (!std::isnan(b->best) && (std::isnan(a->best) || b->best < a->best)) a->best = b->best;
+    if (!std::isnan(r.peak_growth_mib) && !(r.peak_growth_mib <= acc.peak_growth_mib)) acc.peak_growth_mib = r.peak_growth_mib;
+    acc.minor_faults = std::max(acc.minor_faults, r.minor_faults);
+    if (acc.failure.empty() && !r.failure.empty()) acc.failure = std::move(r.failure);
 }
 
 // ---- rows ---------------------------------------------------------------------
@@ -537,8 +567,9 @@ int main(int argc, char** argv) {
         backends += (backends.empty() ? "" : ", ") + std::string(B{}.id());
     });
     std::printf("IFDS benchmark: taint problems, seed %llu; backends: %s; threads (recorded only): %u;\n"
-                "best of %u per phase; resident runs on interpreting backends skipped above %llu path edges\n\n",
-                static_cast<unsigned long long>(o.seed), backends.c_str(), o.threads, o.repeat,
+                "best of %u per phase in each of %u round(s); resident runs on interpreting backends skipped above %llu\n"
+                "path edges\n\n",
+                static_cast<unsigned long long>(o.seed), backends.c_str(), o.threads, o.repeat, o.rounds,
                 static_cast<unsigned long long>(o.max_resident_edges));
 
     char tmpl[] = "/tmp/bench_ifds_XXXXXX";
@@ -574,7 +605,37 @@ int main(int argc, char** argv) {
         add(make_row(procs, pb, "print", run_print(pb, tmp, o.repeat)));
         add(make_row(procs, pb, "load", run_load(pb, tmp, o.repeat)));
 
-        const run_result tab = run_tabulation(pb, o.repeat);
+        // Tabulation and every backend in turn, `rounds` times, so that each
+        // solver's best time comes from the same stretch of this (noisy) machine.
+        run_result tab;
+        std::map<std::string, run_result> res_of;
+        std::map<std::string, std::string> mismatch_of;  // the first round whose bits differ from tabulation's
+        auto too_slow = [&](const std::string& id) {
+            return is_slow_backend(id) && (!tab.failure.empty() || tab.rep.path_edges > o.max_resident_edges);
+        };
+        auto mismatch = [&](const run_result& res) -> std::string {
+            if (!res.failure.empty() || !tab.failure.empty() ||
+                (res.bits == tab.bits && res.rep.path_edges == tab.rep.path_edges))
+                return {};
+            std::size_t diff = 0;
+            for (std::size_t i = 0; i < std::min(res.bits.size(), tab.bits.size()); ++i)
+                diff += static_cast<std::size_t>(__builtin_popcount(res.bits[i] ^ tab.bits[i]));
+            return "MISMATCH vs tabulation: " + std::to_string(diff) + " bits differ, " +
+                   std::to_string(res.rep.path_edges) + " vs " + std::to_string(tab.rep.path_edges) + " path edges";
+        };
+        for (unsigned round = 0; round < o.rounds; ++round) {
+            merge_round(tab, run_tabulation(pb, o.repeat), round == 0);
+            boost::hana::for_each(bench_backends, [&](auto t) {
+                using B = typename decltype(t)::type;
+                if constexpr (vyre::resident_backend<B>) {
+                    const std::string id(B{}.id());
+                    if (too_slow(id)) return;
+                    run_result res = run_resident<B>(pb, o.repeat);
+                    if (std::string m = mismatch(res); !m.empty() && !mismatch_of.count(id)) mismatch_of[id] = m;
+                    merge_round(res_of[id], std::move(res), round == 0);
+                }
+            });
+        }
         add(make_row(procs, pb, "tabulation", tab));
         const bool have_ref = tab.failure.empty();
 
@@ -582,7 +643,7 @@ int main(int argc, char** argv) {
             using B = typename decltype(t)::type;
             if constexpr (vyre::resident_backend<B>) {
                 const std::string id(B{}.id());
-                if (is_slow_backend(id) && (!have_ref || tab.rep.path_edges > o.max_resident_edges)) {
+                if (too_slow(id)) {
                     row r;
                     r.procs = procs;
                     r.nodes = pb.nodes.size();
@@ -592,16 +653,9 @@ int main(int argc, char** argv) {
                     add(std::move(r));
                     return;
                 }
-                const run_result res = run_resident<B>(pb, o.repeat);
-                row r = make_row(procs, pb, id, res);
-                if (res.failure.empty() && have_ref &&
-                    (res.bits != tab.bits || res.rep.path_edges != tab.rep.path_edges)) {
-                    std::size_t diff = 0;
-                    for (std::size_t i = 0; i < std::min(res.bits.size(), tab.bits.size()); ++i)
-                        diff += static_cast<std::size_t>(__builtin_popcount(res.bits[i] ^ tab.bits[i]));
-                    r.status = "MISMATCH vs tabulation: " + std::to_string(diff) + " bits differ, " +
-                               std::to_string(res.rep.path_edges) + " vs " + std::to_string(tab.rep.path_edges) +
-                               " path edges";
+                row r = make_row(procs, pb, id, res_of[id]);
+                if (auto m = mismatch_of.find(id); m != mismatch_of.end()) {
+                    r.status = m->second;
                     std::fprintf(stderr, "bench_ifds: %s on %u procedures: %s\n", id.c_str(), procs, r.status.c_str());
                 }
                 add(std::move(r));
