@@ -98,6 +98,16 @@ std::uint64_t parse_u64(const char* opt, const std::string& s) {
     return v;
 }
 
+/// The value of option `name`, a count in 1..`most` (else exits with a message).
+unsigned count_in(const std::string& name, const std::string& text, unsigned most) {
+    const auto v = parse_u64(name.c_str(), text);
+    if (v == 0 || v > most) {
+        std::fprintf(stderr, "bench_ifds: %s must be in 1..%u\n", name.c_str(), most);
+        std::exit(2);
+    }
+    return static_cast<unsigned>(v);
+}
+
 options parse(int argc, char** argv) {
     options o;
     bool sizes_given = false, repeat_given = false;
@@ -139,20 +149,10 @@ options parse(int argc, char** argv) {
         } else if (a == "--threads") {
             o.threads = static_cast<unsigned>(parse_u64(a.c_str(), value()));
         } else if (a == "--repeat") {
-            const auto v = parse_u64(a.c_str(), value());
-            if (v == 0 || v > 1000) {
-                std::fprintf(stderr, "bench_ifds: --repeat must be in 1..1000\n");
-                std::exit(2);
-            }
-            o.repeat = static_cast<unsigned>(v);
+            o.repeat = count_in(a, value(), 1000);
             repeat_given = true;
         } else if (a == "--rounds") {
-            const auto v = parse_u64(a.c_str(), value());
-            if (v == 0 || v > 100) {
-                std::fprintf(stderr, "bench_ifds: --rounds must be in 1..100\n");
-                std::exit(2);
-            }
-            o.rounds = static_cast<unsigned>(v);
+            o.rounds = count_in(a, value(), 100);
         } else if (a == "--seed") {
             o.seed = parse_u64(a.c_str(), value());
         } else if (a == "--csv") {
