@@ -567,8 +567,8 @@ int main(int argc, char** argv) {
         backends += (backends.empty() ? "" : ", ") + std::string(B{}.id());
     });
     std::printf("IFDS benchmark: taint problems, seed %llu; backends: %s; threads (recorded only): %u;\n"
-                "best of %u per phase in each of %u round(s); resident runs on interpreting backends skipped above %llu\n"
-                "path edges\n\n",
+                "best of %u per phase in each of %u round(s);\n"
+                "resident runs on interpreting backends skipped above %llu path edges\n\n",
                 static_cast<unsigned long long>(o.seed), backends.c_str(), o.threads, o.repeat, o.rounds,
                 static_cast<unsigned long long>(o.max_resident_edges));
 
