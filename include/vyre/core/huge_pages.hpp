@@ -33,18 +33,32 @@ inline constexpr std::size_t huge_hint_min_bytes = std::size_t{1} << 20;
 /// would cost about as much as the few faults it saves).
 inline constexpr std::size_t populate_min_bytes = std::size_t{64} << 10;
 
+/// `madvise(advice)` on the whole 4 KiB pages that [p, p + bytes) touches,
+/// when it is at least `min_bytes` long; errors are ignored (the callers
+/// give hints). Does nothing off Linux.
+inline void advise_pages(const void* p, std::size_t bytes, std::size_t min_bytes, int advice) noexcept {
+#if defined(__linux__)
+    if (p == nullptr || bytes < min_bytes) return;
+    constexpr std::uintptr_t page = 4096;
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    const std::uintptr_t b = a & ~(page - 1);
+    const std::uintptr_t e = (a + bytes + page - 1) & ~(page - 1);
+    (void)::madvise(reinterpret_cast<void*>(b), e - b, advice);
+#else
+    (void)p;
+    (void)bytes;
+    (void)min_bytes;
+    (void)advice;
+#endif
+}
+
 /// Hints that the pages of [p, p + bytes) will be filled soon and may be
 /// backed by huge pages: the kernel then backs every 2 MiB-aligned block of
 /// the mapping that the hinted pages cover wholly. Regions under 1 MiB are
 /// left alone. Never fails.
 inline void advise_huge_pages(const void* p, std::size_t bytes) noexcept {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (p == nullptr || bytes < huge_hint_min_bytes) return;
-    constexpr std::uintptr_t page = 4096;
-    const auto a = reinterpret_cast<std::uintptr_t>(p);
-    const std::uintptr_t b = a & ~(page - 1);
-    const std::uintptr_t e = (a + bytes + page - 1) & ~(page - 1);
-    (void)::madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
+    advise_pages(p, bytes, huge_hint_min_bytes, MADV_HUGEPAGE);
 #else
     (void)p;
     (void)bytes;
@@ -115,18 +129,8 @@ inline void collapse_first_huge_page(const void* p, std::size_t bytes) noexcept 
 /// are the contents. Regions under `populate_min_bytes` are left alone. A
 /// hint: where the call is not supported or fails, nothing changes. Never fails.
 inline void populate_for_write(const void* p, std::size_t bytes) noexcept {
-#if defined(__linux__)
     constexpr int madv_populate_write = 23;  // MADV_POPULATE_WRITE, named here for older headers
-    if (p == nullptr || bytes < populate_min_bytes) return;
-    constexpr std::uintptr_t page = 4096;
-    const auto a = reinterpret_cast<std::uintptr_t>(p);
-    const std::uintptr_t b = a & ~(page - 1);
-    const std::uintptr_t e = (a + bytes + page - 1) & ~(page - 1);
-    (void)::madvise(reinterpret_cast<void*>(b), e - b, madv_populate_write);
-#else
-    (void)p;
-    (void)bytes;
-#endif
+    advise_pages(p, bytes, populate_min_bytes, madv_populate_write);
 }
 
 /// How `reserve_huge` and `assign_huge` size fresh storage.
