@@ -326,7 +326,7 @@ inline layout make_layout(const problem& pb) {
     // relation pair) are filled at once and to the end, so their storage is
     // asked for in whole huge pages where the system allows them
     // (vyre/core/huge_pages.hpp): a fresh 4 KiB page costs a fault each, about
-    // 13 µs in a VM. On 10000 generated procedures: 13,447 faults → 1,152–1,499.
+    // 13 µs in a VM. On 10000 generated procedures: 13,447 faults → 1,104–1,891.
     using vyre::detail::assign_huge;
     using vyre::detail::reserve_huge;
     constexpr auto whole = vyre::detail::huge_blocks::whole;
