@@ -19,6 +19,7 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace vyre::detail {
@@ -29,17 +30,34 @@ inline constexpr std::size_t huge_page_bytes = std::size_t{1} << 21;
 /// Sizes from which the hints below are given (smaller regions are left alone).
 inline constexpr std::size_t huge_hint_min_bytes = std::size_t{1} << 20;
 
+/// Linux's `MADV_POPULATE_WRITE` (5.14+), named here for older headers.
+inline constexpr int madv_populate_write = 23;
+
 /// Sizes from which `populate_for_write` asks the kernel (below, the call
 /// would cost about as much as the few faults it saves).
 inline constexpr std::size_t populate_min_bytes = std::size_t{64} << 10;
 
-/// `madvise(advice)` on the whole 4 KiB pages that [p, p + bytes) touches,
-/// when it is at least `min_bytes` long; errors are ignored (the callers
-/// give hints). Does nothing off Linux.
+/// The system's page size (4 KiB unless the kernel says otherwise); read once.
+inline std::uintptr_t page_bytes() noexcept {
+#if defined(__linux__)
+    static const std::uintptr_t bytes = [] {
+        const long s = ::sysconf(_SC_PAGESIZE);
+        return s > 0 ? static_cast<std::uintptr_t>(s) : std::uintptr_t{4096};
+    }();
+    return bytes;
+#else
+    return 4096;
+#endif
+}
+
+/// `madvise(advice)` on the whole pages that [p, p + bytes) touches, when it
+/// is at least `min_bytes` long; errors are ignored (the callers give hints).
+/// The range is rounded outwards to pages, so `advice` must be one that keeps
+/// the contents (never `MADV_DONTNEED` or `MADV_FREE`). Does nothing off Linux.
 inline void advise_pages(const void* p, std::size_t bytes, std::size_t min_bytes, int advice) noexcept {
 #if defined(__linux__)
     if (p == nullptr || bytes < min_bytes) return;
-    constexpr std::uintptr_t page = 4096;
+    const std::uintptr_t page = page_bytes();
     const auto a = reinterpret_cast<std::uintptr_t>(p);
     const std::uintptr_t b = a & ~(page - 1);
     const std::uintptr_t e = (a + bytes + page - 1) & ~(page - 1);
@@ -129,7 +147,6 @@ inline void collapse_first_huge_page(const void* p, std::size_t bytes) noexcept 
 /// are the contents. Regions under `populate_min_bytes` are left alone. A
 /// hint: where the call is not supported or fails, nothing changes. Never fails.
 inline void populate_for_write(const void* p, std::size_t bytes) noexcept {
-    constexpr int madv_populate_write = 23;  // MADV_POPULATE_WRITE, named here for older headers
     advise_pages(p, bytes, populate_min_bytes, madv_populate_write);
 }
 

@@ -496,12 +496,12 @@ inline layout make_layout(const problem& pb) {
 
         // Reverse call relation per call edge (counting sort by callee fact; caller facts ascend).
         const std::uint32_t nr = L.rcall_row[nc];
-        assign_huge(L.rcall_off, std::size_t{nr} + 1, 0u, whole);
+        assign_huge(L.rcall_off, std::size_t{nr} + 1, std::uint32_t{0}, whole);
         for (std::uint32_t ce = 0; ce < nc; ++ce)
             for (std::uint32_t j = crel_off[cbase[ce]]; j < crel_off[cbase[ce + 1] - 1]; ++j)
                 ++L.rcall_off[L.rcall_row[ce] + crel_tgt[j] + 1];
         for (std::uint32_t r = 0; r < nr; ++r) L.rcall_off[r + 1] += L.rcall_off[r];
-        assign_huge(L.rcall_fact, L.rcall_off[nr], 0u, whole);
+        assign_huge(L.rcall_fact, L.rcall_off[nr], std::uint32_t{0}, whole);
         std::vector<std::uint32_t> pos(L.rcall_off.begin(), L.rcall_off.end() - 1);
         for (std::uint32_t ce = 0; ce < nc; ++ce) {
             const std::uint32_t F = L.node_fact_count[L.ce_site[ce]];
@@ -512,7 +512,7 @@ inline layout make_layout(const problem& pb) {
     }
     {
         // Return relation per call edge.
-        assign_huge(L.ret_off, std::size_t{L.ret_row[nc]} + 1, 0u, whole);
+        assign_huge(L.ret_off, std::size_t{L.ret_row[nc]} + 1, std::uint32_t{0}, whole);
         std::vector<std::uint32_t> tmp_off;
         for (std::uint32_t ce = 0; ce < nc; ++ce) {
             const call_edge& c = pb.calls[ce];
