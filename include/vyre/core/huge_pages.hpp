@@ -130,7 +130,7 @@ inline void collapse_first_huge_page(const void* p, std::size_t bytes) noexcept 
     const std::uintptr_t block = a & ~std::uintptr_t(huge_page_bytes - 1);
     // (the block is the storage's own: it starts within the block's first page and, but for the
     // allocator's few bytes of header and slack, fills it)
-    if (p == nullptr || a - block >= 4096 || (a - block) + bytes + 64 < huge_page_bytes || !huge_pages_allowed()) return;
+    if (p == nullptr || a - block >= page_bytes() || (a - block) + bytes + 64 < huge_page_bytes || !huge_pages_allowed()) return;
     (void)::madvise(reinterpret_cast<void*>(block), huge_page_bytes, madv_collapse);
 #else
     (void)p;
