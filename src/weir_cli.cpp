@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <system_error>
 #include <cstdio>
 #include <iostream>
 #include <new>
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include <vyre/backends.hpp>
+#include <vyre/core/huge_page_heap.hpp>
 #include <weir/weir.hpp>
 
 namespace {
@@ -30,6 +33,8 @@ constexpr int exit_no_path = 1;
 constexpr int exit_invalid = 2;
 constexpr int exit_memory = 3;
 constexpr int exit_no_device = 4;  ///< the backend's device is missing or lost (e.g. --backend cuda without a GPU)
+/// Input files from this size on are solved with the heap in huge pages (`vyre::use_huge_page_heap`).
+constexpr std::uintmax_t huge_heap_min_bytes = std::uintmax_t{1} << 20;
 
 int usage(const std::string& why) {
     if (!why.empty()) std::cerr << "weir: " << why << "\n";
@@ -197,7 +202,8 @@ int cmd_solve(const options& o) {
     st.seconds_extract += std::chrono::duration<double>(std::chrono::steady_clock::now() - t2).count();
     std::cout << (o.format == "json" ? format_solution_json(*pb, sol) : format_solution(*pb, sol));
     if (o.stats)
-        std::cerr << "weir: backend=" << o.backend << " t_load=" << load_s << " " << st.to_string() << "\n";
+        std::cerr << "weir: backend=" << o.backend << " heap=" << (vyre::huge_page_heap_active() ? "huge_pages" : "default")
+                  << " t_load=" << load_s << " " << st.to_string() << "\n";
     return 0;
 }
 
@@ -246,6 +252,10 @@ int main(int argc, char** argv) {
         }
     }
     if (o.file.empty()) return usage("no file given");
+    // The heap in huge pages for files of a megabyte and more: loading and
+    // solving them make many small allocations, each fresh 4 KiB page a fault
+    // (restarts the program once, which costs a few ms; VYRE_DEFAULT_HEAP=1 opts out).
+    if (std::error_code ec; std::filesystem::file_size(o.file, ec) >= huge_heap_min_bytes && !ec) vyre::use_huge_page_heap(argv);
     try {
         return cmd_solve(o);
     } catch (const std::bad_alloc&) {

@@ -6,7 +6,8 @@
 // resident result is compared bit for bit with tabulation's.
 //
 //   bench_ifds [--sizes 100,500,...] [--max-resident-edges N] [--threads N]
-//              [--seed S] [--repeat N] [--rounds N] [--csv PATH] [--quick]
+//              [--seed S] [--repeat N] [--rounds N] [--csv PATH] [--quick] [--heap default|huge]
+// --heap huge: the heap in huge pages, as `weir solve` runs (vyre::use_huge_page_heap).
 // Each child runs its phases --repeat times (default 3, --quick 1) and reports
 // the best time of each phase. With --rounds N (default 1) tabulation and the
 // backends run in turn N times per size, and each keeps its best over all
@@ -40,6 +41,7 @@
 #include <boost/hana/for_each.hpp>
 
 #include <vyre/backends.hpp>
+#include <vyre/core/huge_page_heap.hpp>
 #include <weir/weir.hpp>
 
 #include "gen_taint.hpp"
@@ -75,6 +77,7 @@ struct options {
     unsigned rounds = 1;  ///< children per solver and size, taken in turn (tabulation, each backend, again)
     std::string csv;  ///< default: bench/out/ifds.csv (--quick: bench/out/ifds-quick.csv)
     bool quick = false;
+    bool huge_heap = false;  ///< --heap huge: restart with vyre::use_huge_page_heap, as `weir solve` does
     std::string write_path;  ///< --write: only write a .ifds file
     std::uint32_t write_procs = 1000;
 };
@@ -83,6 +86,7 @@ struct options {
     std::fprintf(code ? stderr : stdout,
                  "usage: bench_ifds [--sizes N,N,...] [--max-resident-edges N] [--threads N] [--seed S]\n"
                  "                  [--repeat N] [--rounds N] [--csv PATH] [--mode automatic|ir|ops|rows|solve] [--quick]\n"
+                 "                  [--heap default|huge]\n"
                  "       bench_ifds --write FILE --procs N [--seed S]\n");
     std::exit(code);
 }
@@ -159,6 +163,13 @@ options parse(int argc, char** argv) {
             o.csv = value();
         } else if (a == "--quick") {
             o.quick = true;
+        } else if (a == "--heap") {
+            const std::string h = value();
+            if (h != "default" && h != "huge") {
+                std::fprintf(stderr, "bench_ifds: --heap is default or huge\n");
+                std::exit(2);
+            }
+            o.huge_heap = h == "huge";
         } else if (a == "--write") {
             o.write_path = value();
         } else if (a == "--procs") {
@@ -552,6 +563,7 @@ int write_mode(const options& o) {
 
 int main(int argc, char** argv) {
     const options o = parse(argc, argv);
+    if (o.huge_heap) vyre::use_huge_page_heap(argv);  // restarts the program once, before any output
     if (!o.write_path.empty()) {
         try {
             return write_mode(o);
@@ -566,10 +578,12 @@ int main(int argc, char** argv) {
         using B = typename decltype(t)::type;
         backends += (backends.empty() ? "" : ", ") + std::string(B{}.id());
     });
+    const bool huge_heap = vyre::huge_page_heap_active();
     std::printf("IFDS benchmark: taint problems, seed %llu; backends: %s; threads (recorded only): %u;\n"
-                "best of %u per phase in each of %u round(s);\n"
+                "heap: %s; best of %u per phase in each of %u round(s);\n"
                 "resident runs on interpreting backends skipped above %llu path edges\n\n",
-                static_cast<unsigned long long>(o.seed), backends.c_str(), o.threads, o.repeat, o.rounds,
+                static_cast<unsigned long long>(o.seed), backends.c_str(), o.threads,
+                huge_heap ? "huge pages (glibc.malloc.hugetlb)" : "the C library's default", o.repeat, o.rounds,
                 static_cast<unsigned long long>(o.max_resident_edges));
 
     char tmpl[] = "/tmp/bench_ifds_XXXXXX";

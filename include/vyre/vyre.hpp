@@ -5,6 +5,7 @@
 /// enabled backends.
 
 #include <vyre/core/error.hpp>
+#include <vyre/core/huge_page_heap.hpp>
 #include <vyre/core/result.hpp>
 #include <vyre/ir/builder.hpp>
 #include <vyre/ir/hash.hpp>

@@ -1,0 +1,61 @@
+// A program for test/cli/huge_page_heap_test.sh: calls
+// `vyre::use_huge_page_heap(argv)` first, as a program's main should, then
+// fills 16 MiB of small heap allocations and prints what it runs with:
+//   tunables=<GLIBC_TUNABLES, empty when unset>
+//   args=<its arguments after argv[0], each followed by '|'>
+//   heap_advised=<1 when the [heap] mapping is advised for huge pages, 0 if not, none without one>
+//   sanitized=<1 when built with a sanitizer that replaces malloc, else 0>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <vyre/core/huge_page_heap.hpp>
+
+namespace {
+/// 1 when a [heap] mapping of /proc/self/smaps carries the `hg` flag (the
+/// C library asked for huge pages there with MADV_HUGEPAGE), else 0; "none"
+/// when there is no [heap] mapping.
+std::string heap_advised() {
+    std::ifstream smaps("/proc/self/smaps");
+    std::string line;
+    bool in_heap = false, any_heap = false, advised = false;
+    while (std::getline(smaps, line)) {
+        const std::size_t sp = line.find(' ');
+        const bool header = sp != std::string::npos && line.find('-') < sp && line.find(':') > sp;
+        if (header) {
+            in_heap = line.size() >= 6 && line.compare(line.size() - 6, 6, "[heap]") == 0;
+            any_heap |= in_heap;
+        } else if (in_heap && line.rfind("VmFlags:", 0) == 0) {
+            advised |= (line + " ").find(" hg ") != std::string::npos;
+        }
+    }
+    return any_heap ? (advised ? "1" : "0") : "none";
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    vyre::use_huge_page_heap(argv);
+    std::vector<void*> blocks;
+    for (int i = 0; i < (16 << 20) / 64; ++i) {
+        void* p = std::malloc(48);
+        if (p) std::memset(p, 1, 48);
+        blocks.push_back(p);
+    }
+    const char* t = std::getenv("GLIBC_TUNABLES");
+    std::printf("tunables=%s\n", t ? t : "");
+    std::string args;
+    for (int i = 1; i < argc; ++i) args += std::string(argv[i]) + "|";
+    std::printf("args=%s\n", args.c_str());
+    std::printf("heap_advised=%s\n", heap_advised().c_str());
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    std::printf("sanitized=1\n");
+#else
+    std::printf("sanitized=0\n");
+#endif
+    for (void* p : blocks) std::free(p);
+    return 0;
+}
