@@ -5,6 +5,8 @@
 //
 // stdout: the result (or the witness paths), exactly as the spec says; nothing else.
 // stderr: errors, --stats, and a progress line for long solves when it is a terminal.
+// Environment: VYRE_DEFAULT_HEAP=1 keeps the C library's default heap (otherwise an
+// input of 1 MiB or more restarts the program once with its heap in huge pages).
 // Exit status: 0 success, 1 a requested witness does not hold, 2 bad input or usage,
 // 3 the solve needs more memory than --memory-budget (or the machine) allows,
 // 4 the backend's device is missing or lost (--backend cuda on a machine without a GPU).
@@ -12,13 +14,14 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
-#include <system_error>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <new>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <vyre/backends.hpp>
@@ -255,7 +258,9 @@ int main(int argc, char** argv) {
     // The heap in huge pages for files of a megabyte and more: loading and
     // solving them make many small allocations, each fresh 4 KiB page a fault
     // (restarts the program once, which costs a few ms; VYRE_DEFAULT_HEAP=1 opts out).
-    if (std::error_code ec; std::filesystem::file_size(o.file, ec) >= huge_heap_min_bytes && !ec) vyre::use_huge_page_heap(argv);
+    std::error_code size_error;
+    const std::uintmax_t size = std::filesystem::file_size(o.file, size_error);
+    if (!size_error && size >= huge_heap_min_bytes) vyre::use_huge_page_heap(argv);
     try {
         return cmd_solve(o);
     } catch (const std::bad_alloc&) {

@@ -408,7 +408,8 @@ bool write_csv(const std::string& path, const std::vector<row>& rows, const opti
     std::ofstream f(path);
     f << "procs,nodes,facts,run,threads,seed,repeat,layout_s,upload_s,solve_s,path_edges,edges_per_s,rounds,io_s,io_mb,"
          "io_mb_per_s,layout_first_s,upload_first_s,solve_first_s,io_first_s,cold_s,peak_rss_growth_mib,minor_faults,"
-         "status\n";
+         "status,heap\n";
+    const char* heap = vyre::huge_page_heap_active() ? "huge" : "default";
     for (const row& r : rows)
         f << r.procs << ',' << r.nodes << ',' << r.facts << ',' << csv_field(r.run) << ',' << o.threads << ',' << o.seed
           << ',' << o.repeat << ',' << csv_num(r.layout.best) << ',' << csv_num(r.upload.best) << ','
@@ -418,7 +419,7 @@ bool write_csv(const std::string& path, const std::vector<row>& rows, const opti
           << csv_num(r.mb_per_s()) << ',' << csv_num(r.layout.first) << ',' << csv_num(r.upload.first) << ','
           << csv_num(r.solve.first) << ',' << csv_num(r.io.first) << ',' << csv_num(r.cold_s()) << ','
           << csv_num(r.peak_mib) << ',' << (r.minor_faults < 0 ? "" : std::to_string(r.minor_faults)) << ','
-          << csv_field(r.status) << '\n';
+          << csv_field(r.status) << ',' << heap << '\n';
     f.close();
     return static_cast<bool>(f);
 }

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <vyre/core/huge_page_heap.hpp>
 #include <vyre/core/huge_pages.hpp>
 
 #include <cstdint>
@@ -18,6 +19,26 @@
 #endif
 
 using namespace vyre::detail;
+
+TEST_CASE("hugetlb_tunable reads the last glibc.malloc.hugetlb entry of GLIBC_TUNABLES", "[core][huge_pages]") {
+    CHECK(hugetlb_tunable(nullptr) == -1);
+    CHECK(hugetlb_tunable("") == -1);
+    CHECK(hugetlb_tunable("glibc.malloc.top_pad=4096") == -1);
+    CHECK(hugetlb_tunable("glibc.malloc.hugetlb=1") == 1);
+    CHECK(hugetlb_tunable("glibc.malloc.hugetlb=0") == 0);
+    CHECK(hugetlb_tunable("glibc.malloc.hugetlb=2") == 2);
+    CHECK(hugetlb_tunable("glibc.malloc.hugetlb=01") == 1);   // a number, not its first digit
+    CHECK(hugetlb_tunable("glibc.malloc.hugetlb=00") == 0);
+    CHECK(hugetlb_tunable("glibc.malloc.hugetlb=x") == 0);    // glibc ignores what it cannot read
+    CHECK(hugetlb_tunable("glibc.malloc.hugetlb=") == 0);
+    CHECK(hugetlb_tunable("glibc.malloc.hugetlb=3") == 0);    // or what is out of range
+    CHECK(hugetlb_tunable("glibc.malloc.hugetlb=-1") == 0);
+    CHECK(hugetlb_tunable("glibc.malloc.top_pad=1:glibc.malloc.hugetlb=1") == 1);
+    CHECK(hugetlb_tunable("glibc.malloc.hugetlb=1:glibc.malloc.top_pad=1") == 1);
+    CHECK(hugetlb_tunable("glibc.malloc.hugetlb=1:glibc.malloc.hugetlb=0") == 0);  // the last one counts
+    CHECK(hugetlb_tunable("my.glibc.malloc.hugetlb=1") == -1);                     // whole entries only
+    CHECK(hugetlb_tunable("glibc.malloc.hugetlbx=1") == -1);
+}
 
 TEST_CASE("advise_huge_pages accepts any range, null and unaligned included", "[core][huge_pages]") {
     std::vector<std::uint8_t> v(std::size_t{9} << 20, 7);

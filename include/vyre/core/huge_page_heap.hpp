@@ -8,10 +8,13 @@
 /// 27 MB gives some 250,000 flow-function lists), and each fresh 4 KiB page
 /// of the heap costs a page fault; on a virtual machine a fault costs about
 /// 14 µs. With the heap in 2 MiB pages, loading the 27 MB benchmark file in
-/// a fresh `weir solve` took 0.19–0.34 s instead of 0.28–0.50 s, and the
-/// whole command 1.18–1.67 s instead of 1.87–2.07 s (bench/README.md). Only
+/// a fresh `weir solve` took 0.21–0.22 s instead of 0.29–0.33 s, and the
+/// whole command 1.13–1.28 s instead of 1.59–1.61 s (bench/README.md). Only
 /// a whole process can choose this: glibc reads its tunables when the
-/// program starts, hence the restart.
+/// program starts, hence the restart. glibc honours the tunable only where
+/// the kernel's transparent huge pages are in `madvise` mode (in `always`
+/// mode the heap gets huge pages without it, in `never` mode not at all), so
+/// that is the only mode in which the program restarts.
 
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +23,7 @@
 #include <vyre/core/huge_pages.hpp>
 
 #if defined(__linux__) && defined(__GLIBC__)
+#include <sys/auxv.h>
 #include <unistd.h>
 #endif
 
@@ -28,17 +32,58 @@ namespace vyre {
 /// The environment variable that turns `use_huge_page_heap` off (any non-empty value).
 inline constexpr const char* default_heap_env = "VYRE_DEFAULT_HEAP";
 
+namespace detail {
+
+/// The value of the last `glibc.malloc.hugetlb` entry of a `GLIBC_TUNABLES`
+/// string (entries `name=value`, separated by `:`): -1 without one, else the
+/// value, 0 to 2 (glibc ignores a value it cannot read or that is out of
+/// that range, so such a value reads as 0, the default).
+inline long hugetlb_tunable(const char* tunables) noexcept {
+    if (tunables == nullptr) return -1;
+    constexpr const char* key = "glibc.malloc.hugetlb=";
+    const std::size_t key_len = std::strlen(key);
+    long value = -1;
+    for (const char* entry = tunables; *entry != '\0';) {
+        const char* end = std::strchr(entry, ':');
+        if (end == nullptr) end = entry + std::strlen(entry);
+        if (static_cast<std::size_t>(end - entry) >= key_len && std::strncmp(entry, key, key_len) == 0) {
+            char* stop = nullptr;
+            const unsigned long v = std::strtoul(entry + key_len, &stop, 10);
+            const char first = entry[key_len];
+            value = first >= '0' && first <= '9' && stop == end && v <= 2 ? static_cast<long>(v) : 0;
+        }
+        entry = *end == ':' ? end + 1 : end;
+    }
+    return value;
+}
+
+/// True where the kernel's transparent huge pages are in `madvise` mode
+/// (`/sys/kernel/mm/transparent_hugepage/enabled` reads `[madvise]`): the
+/// only mode in which glibc's `hugetlb=1` changes anything. Read once.
+inline bool thp_madvise_mode() noexcept {
+#if defined(__linux__)
+    static const bool madvise = [] {
+        std::FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+        if (f == nullptr) return false;
+        char buf[128] = {};
+        const std::size_t got = std::fread(buf, 1, sizeof buf - 1, f);
+        std::fclose(f);
+        return got > 0 && std::strstr(buf, "[madvise]") != nullptr;
+    }();
+    return madvise;
+#else
+    return false;
+#endif
+}
+
+} // namespace detail
+
 /// True when this process's heap was asked for huge pages: `GLIBC_TUNABLES`
 /// sets `glibc.malloc.hugetlb` to a value other than 0 (by
 /// `use_huge_page_heap`, or by the user) and the C library is glibc 2.35+.
 inline bool huge_page_heap_active() noexcept {
 #if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
-    const char* tunables = std::getenv("GLIBC_TUNABLES");
-    if (tunables == nullptr) return false;
-    constexpr const char* key = "glibc.malloc.hugetlb=";
-    const char* at = nullptr;
-    for (const char* p = std::strstr(tunables, key); p != nullptr; p = std::strstr(p + 1, key)) at = p;  // the last one counts
-    return at != nullptr && at[std::strlen(key)] != '\0' && at[std::strlen(key)] != '0';
+    return detail::hugetlb_tunable(std::getenv("GLIBC_TUNABLES")) > 0;
 #else
     return false;
 #endif
@@ -49,29 +94,53 @@ inline bool huge_page_heap_active() noexcept {
 /// that malloc asks for transparent huge pages. Call it first in `main`,
 /// before any thread starts or any output is written. Returns (and the
 /// program goes on as it is) when there is nothing to do or it cannot be
-/// done: `GLIBC_TUNABLES` already names `glibc.malloc.hugetlb` (set by the
-/// user, or by the restart itself), `VYRE_DEFAULT_HEAP` is set (not empty), the kernel
-/// does not allow huge pages (`/sys/kernel/mm/transparent_hugepage/enabled`
-/// is `never`), the C library is not glibc 2.35 or later on Linux, or the
-/// restart fails. Results do not depend on it; memory use grows by at most
-/// a few MiB (the heap's last huge page).
+/// done:
+/// - `GLIBC_TUNABLES` already has a `glibc.malloc.hugetlb` entry (the
+///   user's, or the restart's own);
+/// - `VYRE_DEFAULT_HEAP` is set and not empty;
+/// - the kernel's transparent huge pages are not in `madvise` mode;
+/// - the C library is not glibc 2.35 or later on Linux;
+/// - the program runs with elevated privileges (glibc drops the tunable
+///   then), was started by running the dynamic loader by hand, or has
+///   been restarted once already;
+/// - the restart fails (then `GLIBC_TUNABLES` is as it was).
+/// Results do not depend on it. Peak memory grew by 1–3% in
+/// bench/README.md's measurements (6–11 MB of 320–800 MiB). Programs that
+/// this one starts inherit `GLIBC_TUNABLES`, and with it the huge-page heap.
 inline void use_huge_page_heap(char** argv) noexcept {
 #if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
-    if (argv == nullptr || argv[0] == nullptr) return;
+    static bool tried = false;  // one attempt per process
+    if (tried || argv == nullptr || argv[0] == nullptr) return;
+    tried = true;
+    constexpr const char* restarted_env = "VYRE_HEAP_RESTARTED";  // set for the restarted program only
+    if (std::getenv(restarted_env) != nullptr) {
+        ::unsetenv(restarted_env);  // so that programs this one starts may restart themselves
+        return;
+    }
     if (const char* off = std::getenv(default_heap_env); off != nullptr && *off != '\0') return;
     const char* tunables = std::getenv("GLIBC_TUNABLES");
-    if (tunables != nullptr && std::strstr(tunables, "glibc.malloc.hugetlb") != nullptr) return;
-    if (!detail::huge_pages_allowed()) return;
+    if (detail::hugetlb_tunable(tunables) >= 0 || !detail::thp_madvise_mode()) return;
+    // Privileged (setuid, capabilities): glibc ignores the tunable. AT_BASE 0:
+    // no dynamic loader was mapped for this program, i.e. the program was run
+    // as `ld.so ./program` (where /proc/self/exe is the loader) or is static.
+    if (::getauxval(AT_SECURE) != 0 || ::getauxval(AT_BASE) == 0) return;
+    std::string old;
+    const bool had = tunables != nullptr;
     try {
-        std::string value = tunables != nullptr && *tunables ? std::string(tunables) + ":" : std::string();
-        value += "glibc.malloc.hugetlb=1";
+        if (had) old = tunables;
+        const std::string value = (had && !old.empty() ? old + ":" : std::string()) + "glibc.malloc.hugetlb=1";
         if (::setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
+        if (::setenv(restarted_env, "1", 1) != 0) {
+            (void)(had ? ::setenv("GLIBC_TUNABLES", old.c_str(), 1) : ::unsetenv("GLIBC_TUNABLES"));
+            return;
+        }
     } catch (...) {
         return;
     }
     ::execv("/proc/self/exe", argv);
-    // The restart failed: go on with the heap as it is. GLIBC_TUNABLES now
-    // names the tunable, so a later call does not try again.
+    // The restart failed: go on with the heap and the environment as they were.
+    (void)(had ? ::setenv("GLIBC_TUNABLES", old.c_str(), 1) : ::unsetenv("GLIBC_TUNABLES"));
+    ::unsetenv(restarted_env);
 #else
     (void)argv;
 #endif

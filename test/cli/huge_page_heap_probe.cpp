@@ -5,6 +5,8 @@
 //   args=<its arguments after argv[0], each followed by '|'>
 //   heap_advised=<1 when the [heap] mapping is advised for huge pages, 0 if not, none without one>
 //   sanitized=<1 when built with a sanitizer that replaces malloc, else 0>
+//   restarted=<1 when it runs as /proc/self/exe (the restart's path), else 0>
+//   marker=<VYRE_HEAP_RESTARTED as the program sees it after the call: empty>
 
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +16,20 @@
 #include <vector>
 
 #include <vyre/core/huge_page_heap.hpp>
+
+#include <sys/auxv.h>
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PROBE_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer) || \
+    __has_feature(hwaddress_sanitizer)
+#define PROBE_SANITIZED 1
+#endif
+#endif
+#ifndef PROBE_SANITIZED
+#define PROBE_SANITIZED 0
+#endif
 
 namespace {
 /// 1 when a [heap] mapping of /proc/self/smaps carries the `hg` flag (the
@@ -51,11 +67,11 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) args += std::string(argv[i]) + "|";
     std::printf("args=%s\n", args.c_str());
     std::printf("heap_advised=%s\n", heap_advised().c_str());
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    std::printf("sanitized=1\n");
-#else
-    std::printf("sanitized=0\n");
-#endif
+    std::printf("sanitized=%d\n", PROBE_SANITIZED);
+    const char* execfn = reinterpret_cast<const char*>(getauxval(AT_EXECFN));
+    const char* marker = std::getenv("VYRE_HEAP_RESTARTED");
+    std::printf("marker=%s\n", marker ? marker : "");
+    std::printf("restarted=%d\n", execfn != nullptr && std::strcmp(execfn, "/proc/self/exe") == 0 ? 1 : 0);
     for (void* p : blocks) std::free(p);
     return 0;
 }
