@@ -10,7 +10,10 @@
 #include <vyre/core/huge_pages.hpp>
 
 #include <cstdint>
+#include <cstdio>
 #include <numeric>
+#include <string>
+#include <string_view>
 #include <algorithm>
 #include <vector>
 
@@ -38,6 +41,25 @@ TEST_CASE("hugetlb_tunable reads the last glibc.malloc.hugetlb entry of GLIBC_TU
     CHECK(hugetlb_tunable("glibc.malloc.hugetlb=1:glibc.malloc.hugetlb=0") == 0);  // the last one counts
     CHECK(hugetlb_tunable("my.glibc.malloc.hugetlb=1") == -1);                     // whole entries only
     CHECK(hugetlb_tunable("glibc.malloc.hugetlbx=1") == -1);
+}
+
+TEST_CASE("thp_mode is the bracketed word of the kernel's setting", "[core][huge_pages]") {
+    const std::string_view mode = thp_mode();
+    std::string text;
+    if (std::FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r")) {
+        char buf[128] = {};
+        text.assign(buf, std::fread(buf, 1, sizeof buf - 1, f));
+        std::fclose(f);
+    }
+    if (text.empty()) {
+        CHECK(mode.empty());
+        CHECK_FALSE(huge_pages_allowed());
+        return;
+    }
+    INFO("setting: " << text);
+    CHECK((mode == "always" || mode == "madvise" || mode == "never"));
+    CHECK(text.find("[" + std::string(mode) + "]") != std::string::npos);
+    CHECK(huge_pages_allowed() == (mode != "never"));
 }
 
 TEST_CASE("advise_huge_pages accepts any range, null and unaligned included", "[core][huge_pages]") {

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include <vyre/core/huge_pages.hpp>
 
@@ -55,25 +56,6 @@ inline long hugetlb_tunable(const char* tunables) noexcept {
         entry = *end == ':' ? end + 1 : end;
     }
     return value;
-}
-
-/// True where the kernel's transparent huge pages are in `madvise` mode
-/// (`/sys/kernel/mm/transparent_hugepage/enabled` reads `[madvise]`): the
-/// only mode in which glibc's `hugetlb=1` changes anything. Read once.
-inline bool thp_madvise_mode() noexcept {
-#if defined(__linux__)
-    static const bool madvise = [] {
-        std::FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-        if (f == nullptr) return false;
-        char buf[128] = {};
-        const std::size_t got = std::fread(buf, 1, sizeof buf - 1, f);
-        std::fclose(f);
-        return got > 0 && std::strstr(buf, "[madvise]") != nullptr;
-    }();
-    return madvise;
-#else
-    return false;
-#endif
 }
 
 } // namespace detail
@@ -119,7 +101,8 @@ inline void use_huge_page_heap(char** argv) noexcept {
     }
     if (const char* off = std::getenv(default_heap_env); off != nullptr && *off != '\0') return;
     const char* tunables = std::getenv("GLIBC_TUNABLES");
-    if (detail::hugetlb_tunable(tunables) >= 0 || !detail::thp_madvise_mode()) return;
+    // glibc's hugetlb=1 changes something only in the kernel's madvise mode
+    if (detail::hugetlb_tunable(tunables) >= 0 || std::string_view(detail::thp_mode()) != "madvise") return;
     // Privileged (setuid, capabilities): glibc ignores the tunable. AT_BASE 0:
     // no dynamic loader was mapped for this program, i.e. the program was run
     // as `ld.so ./program` (where /proc/self/exe is the loader) or is static.

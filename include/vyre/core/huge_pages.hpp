@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -99,22 +100,36 @@ inline std::size_t huge_capacity(std::size_t n, std::size_t elem) noexcept {
     return std::max(n, (k * huge_page_bytes - slack) / elem);
 }
 
-/// Whether the system allows transparent huge pages at all (its setting is
-/// not `never`); read once.
-inline bool huge_pages_allowed() noexcept {
+/// The kernel's transparent huge page mode: `always`, `madvise` or `never`
+/// (the bracketed word of `/sys/kernel/mm/transparent_hugepage/enabled`),
+/// or "" where there is no such setting; read once.
+inline const char* thp_mode() noexcept {
 #if defined(__linux__)
-    static const bool allowed = [] {
+    static const char* const mode = [] {
         std::FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-        if (f == nullptr) return false;
+        if (f == nullptr) return "";
         char buf[128] = {};
         const std::size_t got = std::fread(buf, 1, sizeof buf - 1, f);
         std::fclose(f);
-        return got > 0 && std::strstr(buf, "[never]") == nullptr;
+        const char* open = got > 0 ? std::strchr(buf, '[') : nullptr;
+        const char* close = open != nullptr ? std::strchr(open, ']') : nullptr;
+        if (close == nullptr) return "";
+        const std::string_view word(open + 1, static_cast<std::size_t>(close - open - 1));
+        for (const char* m : {"always", "madvise", "never"})
+            if (word == m) return m;
+        return "";
     }();
-    return allowed;
+    return mode;
 #else
-    return false;
+    return "";
 #endif
+}
+
+/// Whether the system allows transparent huge pages at all (its setting is
+/// `always` or `madvise`).
+inline bool huge_pages_allowed() noexcept {
+    const std::string_view mode = thp_mode();
+    return mode == "always" || mode == "madvise";
 }
 
 /// For storage that starts a few bytes into a 2 MiB-aligned block (as a
