@@ -6,7 +6,8 @@
 // stdout: the result (or the witness paths), exactly as the spec says; nothing else.
 // stderr: errors, --stats, and a progress line for long solves when it is a terminal.
 // Environment: VYRE_DEFAULT_HEAP=1 keeps the C library's default heap (otherwise an
-// input of 1 MiB or more restarts the program once with its heap in huge pages).
+// input of 1 MiB or more restarts the program once with its heap in huge pages,
+// where the kernel's transparent huge pages are in madvise mode).
 // Exit status: 0 success, 1 a requested witness does not hold, 2 bad input or usage,
 // 3 the solve needs more memory than --memory-budget (or the machine) allows,
 // 4 the backend's device is missing or lost (--backend cuda on a machine without a GPU).

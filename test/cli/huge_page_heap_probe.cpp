@@ -7,6 +7,7 @@
 //   sanitized=<1 when built with a sanitizer that replaces malloc, else 0>
 //   restarted=<1 when it runs as /proc/self/exe (the restart's path), else 0>
 //   marker=<VYRE_HEAP_RESTARTED as the program sees it after the call: empty>
+//   comm=<the process name, /proc/self/comm>
 
 #include <cstdio>
 #include <cstdlib>
@@ -17,7 +18,9 @@
 
 #include <vyre/core/huge_page_heap.hpp>
 
+#if defined(__linux__)
 #include <sys/auxv.h>
+#endif
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define PROBE_SANITIZED 1
@@ -68,10 +71,17 @@ int main(int argc, char** argv) {
     std::printf("args=%s\n", args.c_str());
     std::printf("heap_advised=%s\n", heap_advised().c_str());
     std::printf("sanitized=%d\n", PROBE_SANITIZED);
-    const char* execfn = reinterpret_cast<const char*>(getauxval(AT_EXECFN));
     const char* marker = std::getenv("VYRE_HEAP_RESTARTED");
     std::printf("marker=%s\n", marker ? marker : "");
+#if defined(__linux__)
+    const char* execfn = reinterpret_cast<const char*>(getauxval(AT_EXECFN));
     std::printf("restarted=%d\n", execfn != nullptr && std::strcmp(execfn, "/proc/self/exe") == 0 ? 1 : 0);
+    std::string comm;
+    std::getline(std::ifstream("/proc/self/comm"), comm);
+    std::printf("comm=%s\n", comm.c_str());
+#else
+    std::printf("restarted=0\ncomm=\n");
+#endif
     for (void* p : blocks) std::free(p);
     return 0;
 }

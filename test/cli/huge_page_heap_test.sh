@@ -4,9 +4,9 @@
 # (transparent huge pages in madvise mode) allow it, the program restarts
 # once, as /proc/self/exe, with glibc.malloc.hugetlb=1 added to
 # GLIBC_TUNABLES (keeping the tunables and the arguments it had), its heap is
-# advised for huge pages, and the restart's own marker variable is gone;
-# VYRE_DEFAULT_HEAP or a hugetlb tunable of the user's own leave everything
-# as it was.
+# advised for huge pages, the restart's own marker variable is gone and the
+# process keeps its name; VYRE_DEFAULT_HEAP or a hugetlb tunable of the
+# user's own leave everything as it was.
 set -u
 PROBE=$1
 source "$(dirname "$0")/lib.sh"
@@ -32,13 +32,15 @@ probe() {
   local out
   out=$(env -i PATH="$PATH" "${san_env[@]}" "${envs[@]}" "$PROBE" "$@" 2>&1); local rc=$?
   field() { sed -n "s/^$1=//p" <<<"$out"; }
-  local want_a=""
+  local want_a="" want_comm
   for a in "$@"; do want_a+="$a|"; done
+  want_comm=$(basename "$PROBE" | cut -c1-15)  # the kernel keeps 15 bytes of a process name
   # a sanitizer's own malloc has no glibc heap to advise
   [ "$(field sanitized)" = 1 ] && want_adv=$(field heap_advised)
   if [ $rc -ne 0 ] || [ "$(field restarted)" != "$want_r" ] || [ "$(field tunables)" != "$want_t" ] ||
-     [ "$(field args)" != "$want_a" ] || [ "$(field heap_advised)" != "$want_adv" ] || [ -n "$(field marker)" ]; then
-    echo "FAIL $name: rc=$rc; want restarted=$want_r tunables=$want_t args=$want_a heap_advised=$want_adv marker=; got:"
+     [ "$(field args)" != "$want_a" ] || [ "$(field heap_advised)" != "$want_adv" ] || [ -n "$(field marker)" ] ||
+     { [ "$(uname -s)" = Linux ] && [ "$(field comm)" != "$want_comm" ]; }; then
+    echo "FAIL $name: rc=$rc; want restarted=$want_r tunables=$want_t args=$want_a heap_advised=$want_adv marker= comm=$want_comm; got:"
     echo "$out"
     fails=$((fails+1))
   else
@@ -51,8 +53,11 @@ if [ "$able" = 1 ]; then
   probe "keeps the user's other tunables" 1 glibc.malloc.top_pad=4096:glibc.malloc.hugetlb=1 1 \
     GLIBC_TUNABLES=glibc.malloc.top_pad=4096 -- x
   probe "an empty VYRE_DEFAULT_HEAP does not opt out" 1 glibc.malloc.hugetlb=1 1 VYRE_DEFAULT_HEAP= -- a
+  probe "an inherited restart marker neither stops the restart nor stays" 1 glibc.malloc.hugetlb=1 1 \
+    VYRE_HEAP_RESTARTED=1 -- a
 else
   probe "leaves the heap alone where it cannot be done" 0 '' 0 -- one "two words" ''
+  probe "an inherited restart marker does not stay" 0 '' 0 VYRE_HEAP_RESTARTED=1 -- a
 fi
 probe "VYRE_DEFAULT_HEAP opts out" 0 '' 0 VYRE_DEFAULT_HEAP=1 -- a
 probe "the user's own hugetlb tunable wins" 0 glibc.malloc.hugetlb=0 0 GLIBC_TUNABLES=glibc.malloc.hugetlb=0 -- a

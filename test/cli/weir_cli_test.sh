@@ -99,14 +99,14 @@ heap_of() { sed -n 's/.* heap=\([a-z_]*\) .*/\1/p' "$tmp/err"; }
 want_big=default
 huge_heap_able && want_big=huge_pages
 for be in tabulation cpu; do
-  env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP "$WEIR" solve "$tmp/big.ifds" --backend "$be" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
+  env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED "$WEIR" solve "$tmp/big.ifds" --backend "$be" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
   [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && [ "$(heap_of)" = "$want_big" ]
   check "heap-big-$be" $? "rc=$rc, want heap=$want_big and the small file's result: $(cat "$tmp/err")"
 done
-env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP "$WEIR" solve "$DATA/recursion.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
+env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED "$WEIR" solve "$DATA/recursion.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] && [ "$(heap_of)" = default ]
 check "heap-small-default" $? "rc=$rc, want heap=default below 1 MiB: $(cat "$tmp/err")"
-env -u GLIBC_TUNABLES VYRE_DEFAULT_HEAP=1 "$WEIR" solve "$tmp/big.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
+env -u GLIBC_TUNABLES -u VYRE_HEAP_RESTARTED VYRE_DEFAULT_HEAP=1 "$WEIR" solve "$tmp/big.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && [ "$(heap_of)" = default ]
 check "heap-opt-out" $? "rc=$rc, want heap=default with VYRE_DEFAULT_HEAP=1: $(cat "$tmp/err")"
 

@@ -32,7 +32,7 @@ TEST_CASE("hugetlb_tunable reads the last glibc.malloc.hugetlb entry of GLIBC_TU
     CHECK(hugetlb_tunable("glibc.malloc.hugetlb=2") == 2);
     CHECK(hugetlb_tunable("glibc.malloc.hugetlb=01") == 1);   // a number, not its first digit
     CHECK(hugetlb_tunable("glibc.malloc.hugetlb=00") == 0);
-    CHECK(hugetlb_tunable("glibc.malloc.hugetlb=x") == 0);    // glibc ignores what it cannot read
+    CHECK(hugetlb_tunable("glibc.malloc.hugetlb=x") == 0);    // not a value 0..2: the default
     CHECK(hugetlb_tunable("glibc.malloc.hugetlb=") == 0);
     CHECK(hugetlb_tunable("glibc.malloc.hugetlb=3") == 0);    // or what is out of range
     CHECK(hugetlb_tunable("glibc.malloc.hugetlb=-1") == 0);

@@ -25,6 +25,7 @@
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <sys/auxv.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #endif
 
@@ -37,8 +38,10 @@ namespace detail {
 
 /// The value of the last `glibc.malloc.hugetlb` entry of a `GLIBC_TUNABLES`
 /// string (entries `name=value`, separated by `:`): -1 without one, else the
-/// value, 0 to 2 (glibc ignores a value it cannot read or that is out of
-/// that range, so such a value reads as 0, the default).
+/// value, 0 to 2. Anything else, even what glibc 2.36 would still read (a
+/// leading space, hex, trailing characters), reads as 0, the default: this
+/// only labels the heap in statistics, and `use_huge_page_heap` leaves any
+/// entry of the user's alone.
 inline long hugetlb_tunable(const char* tunables) noexcept {
     if (tunables == nullptr) return -1;
     constexpr const char* key = "glibc.malloc.hugetlb=";
@@ -60,12 +63,14 @@ inline long hugetlb_tunable(const char* tunables) noexcept {
 
 } // namespace detail
 
-/// True when this process's heap was asked for huge pages: `GLIBC_TUNABLES`
-/// sets `glibc.malloc.hugetlb` to a value other than 0 (by
-/// `use_huge_page_heap`, or by the user) and the C library is glibc 2.35+.
+/// True when this process's heap is in huge pages by glibc's tunable (set by
+/// `use_huge_page_heap`, or by the user): `glibc.malloc.hugetlb=2`
+/// (hugetlbfs pages), or `=1` where the kernel's transparent huge pages are
+/// in `madvise` mode (in other modes glibc ignores it), with glibc 2.35+.
 inline bool huge_page_heap_active() noexcept {
 #if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
-    return detail::hugetlb_tunable(std::getenv("GLIBC_TUNABLES")) > 0;
+    const long v = detail::hugetlb_tunable(std::getenv("GLIBC_TUNABLES"));
+    return v == 2 || (v == 1 && std::string_view(detail::thp_mode()) == "madvise");
 #else
     return false;
 #endif
@@ -83,10 +88,11 @@ inline bool huge_page_heap_active() noexcept {
 /// - the kernel's transparent huge pages are not in `madvise` mode;
 /// - the C library is not glibc 2.35 or later on Linux;
 /// - the program runs with elevated privileges (glibc drops the tunable
-///   then), was started by running the dynamic loader by hand, or has
-///   been restarted once already;
+///   then), was started by running the dynamic loader by hand, is linked
+///   statically, or has been restarted once already;
 /// - the restart fails (then `GLIBC_TUNABLES` is as it was).
-/// Results do not depend on it. Peak memory grew by 1–3% in
+/// The restarted program gets its own name back (`/proc/self/comm`, which
+/// the exec set to `exe`). Results do not depend on it. Peak memory grew by 1–3% in
 /// bench/README.md's measurements (6–11 MB of 320–800 MiB). Programs that
 /// this one starts inherit `GLIBC_TUNABLES`, and with it the huge-page heap.
 inline void use_huge_page_heap(char** argv) noexcept {
@@ -94,10 +100,20 @@ inline void use_huge_page_heap(char** argv) noexcept {
     static bool tried = false;  // one attempt per process
     if (tried || argv == nullptr || argv[0] == nullptr) return;
     tried = true;
-    constexpr const char* restarted_env = "VYRE_HEAP_RESTARTED";  // set for the restarted program only
-    if (std::getenv(restarted_env) != nullptr) {
-        ::unsetenv(restarted_env);  // so that programs this one starts may restart themselves
-        return;
+    // The restart's marker holds the process id, which exec keeps: a marker
+    // inherited from another process does not count. Removed either way, so
+    // that programs this one starts may restart themselves.
+    constexpr const char* restarted_env = "VYRE_HEAP_RESTARTED";
+    const std::string pid = std::to_string(::getpid());
+    if (const char* marker = std::getenv(restarted_env)) {
+        const bool restarted = pid == marker;
+        ::unsetenv(restarted_env);
+        if (restarted) {
+            // exec named the process after /proc/self/exe ("exe"): give it its own name back (ps, pgrep)
+            const char* base = std::strrchr(argv[0], '/');
+            ::prctl(PR_SET_NAME, base != nullptr ? base + 1 : argv[0], 0, 0, 0);
+            return;
+        }
     }
     if (const char* off = std::getenv(default_heap_env); off != nullptr && *off != '\0') return;
     const char* tunables = std::getenv("GLIBC_TUNABLES");
@@ -105,7 +121,8 @@ inline void use_huge_page_heap(char** argv) noexcept {
     if (detail::hugetlb_tunable(tunables) >= 0 || std::string_view(detail::thp_mode()) != "madvise") return;
     // Privileged (setuid, capabilities): glibc ignores the tunable. AT_BASE 0:
     // no dynamic loader was mapped for this program, i.e. the program was run
-    // as `ld.so ./program` (where /proc/self/exe is the loader) or is static.
+    // as `ld.so ./program` (where /proc/self/exe is the loader) or is static
+    // (left alone too, though it would read the tunable).
     if (::getauxval(AT_SECURE) != 0 || ::getauxval(AT_BASE) == 0) return;
     std::string old;
     const bool had = tunables != nullptr;
@@ -113,7 +130,7 @@ inline void use_huge_page_heap(char** argv) noexcept {
         if (had) old = tunables;
         const std::string value = (had && !old.empty() ? old + ":" : std::string()) + "glibc.malloc.hugetlb=1";
         if (::setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
-        if (::setenv(restarted_env, "1", 1) != 0) {
+        if (::setenv(restarted_env, pid.c_str(), 1) != 0) {
             (void)(had ? ::setenv("GLIBC_TUNABLES", old.c_str(), 1) : ::unsetenv("GLIBC_TUNABLES"));
             return;
         }
