@@ -29,6 +29,13 @@
 #include <unistd.h>
 #endif
 
+/// 1 where glibc has the `glibc.malloc.hugetlb` tunable (2.35+ on Linux), else 0.
+#if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+#define VYRE_DETAIL_GLIBC_HUGETLB 1
+#else
+#define VYRE_DETAIL_GLIBC_HUGETLB 0
+#endif
+
 namespace vyre {
 
 /// The environment variable that turns `use_huge_page_heap` off (any non-empty value).
@@ -68,7 +75,7 @@ inline long hugetlb_tunable(const char* tunables) noexcept {
 /// (hugetlbfs pages), or `=1` where the kernel's transparent huge pages are
 /// in `madvise` mode (in other modes glibc ignores it), with glibc 2.35+.
 inline bool huge_page_heap_active() noexcept {
-#if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+#if VYRE_DETAIL_GLIBC_HUGETLB
     const long v = detail::hugetlb_tunable(std::getenv("GLIBC_TUNABLES"));
     return v == 2 || (v == 1 && std::string_view(detail::thp_mode()) == "madvise");
 #else
@@ -96,7 +103,7 @@ inline bool huge_page_heap_active() noexcept {
 /// bench/README.md's measurements (6–11 MB of 320–800 MiB). Programs that
 /// this one starts inherit `GLIBC_TUNABLES`, and with it the huge-page heap.
 inline void use_huge_page_heap(char** argv) noexcept {
-#if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+#if VYRE_DETAIL_GLIBC_HUGETLB
     static bool tried = false;  // one attempt per process
     if (tried || argv == nullptr || argv[0] == nullptr) return;
     tried = true;
@@ -126,21 +133,23 @@ inline void use_huge_page_heap(char** argv) noexcept {
     if (::getauxval(AT_SECURE) != 0 || ::getauxval(AT_BASE) == 0) return;
     std::string old;
     const bool had = tunables != nullptr;
+    auto restore = [&] {  // the environment as it was
+        (void)(had ? ::setenv("GLIBC_TUNABLES", old.c_str(), 1) : ::unsetenv("GLIBC_TUNABLES"));
+        ::unsetenv(restarted_env);
+    };
     try {
         if (had) old = tunables;
         const std::string value = (had && !old.empty() ? old + ":" : std::string()) + "glibc.malloc.hugetlb=1";
         if (::setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
         if (::setenv(restarted_env, pid.c_str(), 1) != 0) {
-            (void)(had ? ::setenv("GLIBC_TUNABLES", old.c_str(), 1) : ::unsetenv("GLIBC_TUNABLES"));
+            restore();
             return;
         }
     } catch (...) {
         return;
     }
     ::execv("/proc/self/exe", argv);
-    // The restart failed: go on with the heap and the environment as they were.
-    (void)(had ? ::setenv("GLIBC_TUNABLES", old.c_str(), 1) : ::unsetenv("GLIBC_TUNABLES"));
-    ::unsetenv(restarted_env);
+    restore();  // the restart failed: go on with the heap and the environment as they were
 #else
     (void)argv;
 #endif
