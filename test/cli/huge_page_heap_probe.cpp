@@ -4,16 +4,20 @@
 //   tunables=<GLIBC_TUNABLES, empty when unset>
 //   args=<its arguments after argv[0], each followed by '|'>
 //   heap_advised=<1 when the [heap] mapping is advised for huge pages, 0 if not, none without one>
+//   heap_padded=<1 when the [heap] mapping is 48 MiB or more (the 16 MiB filled and a top pad), else 0>
+//   big_in_heap=<1 when a 1 MiB block lies in the [heap] mapping (not mapped on its own), else 0>
 //   sanitized=<1 when built with a sanitizer that replaces malloc, else 0>
 //   restarted=<1 when it runs as /proc/self/exe (the restart's path), else 0>
 //   marker=<VYRE_HEAP_RESTARTED as the program sees it after the call: empty>
 //   comm=<the process name, /proc/self/comm>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <vyre/core/huge_page_heap.hpp>
@@ -54,22 +58,45 @@ std::string heap_advised() {
     }
     return any_heap ? (advised ? "1" : "0") : "none";
 }
+
+/// The address range of the [heap] mappings in /proc/self/maps, from the
+/// first one's start to the last one's end (the huge-page advice can split
+/// the heap into several); {0, 0} without one.
+std::pair<std::uintptr_t, std::uintptr_t> heap_range() {
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    std::uintptr_t begin = 0, end = 0;
+    while (std::getline(maps, line)) {
+        if (line.size() < 6 || line.compare(line.size() - 6, 6, "[heap]") != 0) continue;
+        const std::size_t dash = line.find('-');
+        if (begin == 0) begin = std::stoull(line.substr(0, dash), nullptr, 16);
+        end = std::stoull(line.substr(dash + 1), nullptr, 16);
+    }
+    return {begin, end};
+}
 } // namespace
 
 int main(int argc, char** argv) {
     vyre::use_huge_page_heap(argv);
     std::vector<void*> blocks;
+    blocks.reserve((16 << 20) / 64);  // at once: a freed block would move glibc's mmap threshold
     for (int i = 0; i < (16 << 20) / 64; ++i) {
         void* p = std::malloc(48);
         if (p) std::memset(p, 1, 48);
         blocks.push_back(p);
     }
+    void* big = std::malloc(1 << 20);  // above glibc's first mmap threshold (128 KiB)
+    if (big) std::memset(big, 1, 1 << 20);
+    const auto [heap_begin, heap_end] = heap_range();
+    const auto big_at = reinterpret_cast<std::uintptr_t>(big);
     const char* t = std::getenv("GLIBC_TUNABLES");
     std::printf("tunables=%s\n", t ? t : "");
     std::string args;
     for (int i = 1; i < argc; ++i) args += std::string(argv[i]) + "|";
     std::printf("args=%s\n", args.c_str());
     std::printf("heap_advised=%s\n", heap_advised().c_str());
+    std::printf("heap_padded=%d\n", heap_end - heap_begin >= (std::uintptr_t{48} << 20) ? 1 : 0);
+    std::printf("big_in_heap=%d\n", big_at >= heap_begin && big_at < heap_end ? 1 : 0);
     std::printf("sanitized=%d\n", PROBE_SANITIZED);
     const char* marker = std::getenv("VYRE_HEAP_RESTARTED");
     std::printf("marker=%s\n", marker ? marker : "");
@@ -83,5 +110,6 @@ int main(int argc, char** argv) {
     std::printf("restarted=0\ncomm=\n");
 #endif
     for (void* p : blocks) std::free(p);
+    std::free(big);
     return 0;
 }

@@ -43,6 +43,25 @@ TEST_CASE("hugetlb_tunable reads the last glibc.malloc.hugetlb entry of GLIBC_TU
     CHECK(hugetlb_tunable("glibc.malloc.hugetlbx=1") == -1);
 }
 
+TEST_CASE("with_huge_heap_tunables adds what the user's GLIBC_TUNABLES does not name", "[core][huge_pages]") {
+    const std::string all = "glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864:glibc.malloc.mmap_threshold=33554432";
+    CHECK(with_huge_heap_tunables(nullptr) == all);
+    CHECK(with_huge_heap_tunables("") == all);
+    CHECK(with_huge_heap_tunables("glibc.malloc.top_pad=4096") ==
+          "glibc.malloc.top_pad=4096:glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432");
+    CHECK(with_huge_heap_tunables("glibc.malloc.mmap_threshold=1:glibc.malloc.top_pad=2") ==
+          "glibc.malloc.mmap_threshold=1:glibc.malloc.top_pad=2:glibc.malloc.hugetlb=1");
+    // whole names only
+    CHECK(with_huge_heap_tunables("glibc.malloc.top_padx=1") == "glibc.malloc.top_padx=1:" + all);
+    CHECK(with_huge_heap_tunables("x.glibc.malloc.top_pad=1") == "x.glibc.malloc.top_pad=1:" + all);
+    std::size_t len = 0;
+    const char* v = last_tunable("a=1:b=22:a=333", "a", &len);
+    REQUIRE(v != nullptr);
+    CHECK(std::string_view(v, len) == "333");  // the last entry counts
+    CHECK(last_tunable("ab=1", "a", &len) == nullptr);
+    CHECK(last_tunable(nullptr, "a", &len) == nullptr);
+}
+
 TEST_CASE("thp_mode is the bracketed word of the kernel's setting", "[core][huge_pages]") {
     const std::string_view mode = thp_mode();
     std::string text;
