@@ -105,12 +105,10 @@ struct words {
     explicit words(const op_arg& a) : p(reinterpret_cast<std::uint32_t*>(a.bytes.data())), n(a.bytes.size() / 4) {}
 };
 
-/// ORs `m` into word `i` (nothing when out of range); returns the word's old
-/// value, or `m` itself when out of range (so those bits never count as new).
+/// ORs `m` into `word`; returns its old value. Atomic: sequentially
+/// consistent, and no write at all when the word holds the bits already.
 template <bool Atomic>
-std::uint32_t or_word(const words& pe, std::uint64_t i, std::uint32_t m) {
-    if (m == 0) return 0;
-    if (i >= pe.n) return m;
+VYRE_IFDS_INLINE std::uint32_t or_into(std::uint32_t& w, std::uint32_t m) {
     if constexpr (Atomic) {
         // An explicit compare-exchange loop: g++ 12 at -O1 and above dropped the
         // `| m` of `atomic_ref::fetch_or` in this function (seen in the
@@ -118,16 +116,25 @@ std::uint32_t or_word(const words& pe, std::uint64_t i, std::uint32_t m) {
         // Sequentially consistent, for `ifds_rows_solve`, whose threads read
         // each other's bits without a barrier (see vyre/ops/ifds_solve.hpp);
         // on x86 a locked compare-exchange costs the same either way.
-        std::atomic_ref<std::uint32_t> word(pe.p[i]);
+        std::atomic_ref<std::uint32_t> word(w);
         std::uint32_t old = word.load(std::memory_order_relaxed);
         while ((old & m) != m && !word.compare_exchange_weak(old, old | m, std::memory_order_seq_cst)) {
         }
         return old;
     } else {
-        const std::uint32_t old = pe.p[i];
-        if ((old & m) != m) pe.p[i] = old | m;  // a word already holding the bits is not dirtied
+        const std::uint32_t old = w;
+        if ((old & m) != m) w = old | m;  // a word already holding the bits is not dirtied
         return old;
     }
+}
+
+/// ORs `m` into word `i` (nothing when out of range); returns the word's old
+/// value, or `m` itself when out of range (so those bits never count as new).
+template <bool Atomic>
+std::uint32_t or_word(const words& pe, std::uint64_t i, std::uint32_t m) {
+    if (m == 0) return 0;
+    if (i >= pe.n) return m;
+    return or_into<Atomic>(pe.p[i], m);
 }
 
 /// The ops need counters = [in, out, capacity, ...].

@@ -116,8 +116,8 @@ VYRE_IFDS_INLINE std::uint32_t chunk_mask(std::uint32_t F, std::uint32_t k) {
 /// facts (`b`, and `a` for the extra pairs of an edge), or a list of facts
 /// (`a` in the exit case: the caller facts that enter the context).
 struct scratch {
-    std::vector<std::uint32_t> a, b;
-    std::array<std::uint32_t, 4> small_a{}, small_b{};  ///< used instead of a, b for masks of up to 128 facts
+    std::vector<std::uint32_t> a, b, c;
+    std::array<std::uint32_t, 4> small_a{}, small_b{}, small_c{};  ///< used instead of a, b, c for masks of up to 128 facts
 };
 
 /// `W` zeroed words: `small` when they fit (no heap work per entry), else `big`.
@@ -169,6 +169,8 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
                 const std::uint32_t sq = T(proc_start, q), xq = T(proc_exit, q), fq = T.facts(sq);
                 if (d3 >= fq) continue;
                 sink.add(sq, d3, d3 / 32, 1u << (d3 % 32));
+                // a sink that indexes caller contexts (ifds_solve's) records this one before reading the exit
+                if constexpr (requires { sink.enter(ce, d3, c); }) sink.enter(ce, d3, c);
                 for (std::uint32_t j = 0; 32 * j < fq; ++j) {
                     for (std::uint32_t x = read_bits(pe, row_pos(T, xq, d3, j), chunk_len(fq, j)); x; x &= x - 1) {
                         const std::uint32_t d4 = 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
@@ -190,6 +192,15 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
         for (auto [k3, k3_end] = T.range(callers_off, p, callers_ce); k3 < k3_end; ++k3) {
             const std::uint32_t ce3 = T(callers_ce, k3), site = T(ce_site, ce3), r3 = T(ce_retsite, ce3);
             const std::uint32_t fcs = T.facts(site), ws = (fcs + 31) / 32;
+            // with a sink that indexes them (ifds_solve's), the caller contexts that entered context c
+            std::uint32_t* entered = nullptr;
+            if constexpr (requires(std::uint32_t* o) { sink.entered_row(ce3, c, o, ws); }) {
+                std::uint32_t* words = ws <= sc.small_c.size() ? sc.small_c.data() : (sc.c.resize(ws), sc.c.data());
+                if (sink.entered_row(ce3, c, words, ws)) {
+                    if (std::all_of(words, words + ws, [](std::uint32_t w) { return w == 0; })) continue;
+                    entered = words;
+                }
+            }
             // facts to add at the return site
             std::uint32_t* ret3 = zeroed_words(ws, sc.small_b, sc.b);
             bool any = false;
@@ -202,6 +213,16 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
                 }
             }
             if (!any) continue;
+            if (entered != nullptr) {  // return to the contexts that entered
+                for (std::uint32_t i = 0; i < ws; ++i)
+                    for (std::uint32_t bits = entered[i]; bits; bits &= bits - 1) {
+                        const std::uint32_t d0 = 32 * i + static_cast<std::uint32_t>(std::countr_zero(bits));
+                        if (d0 >= fcs) break;
+                        for (std::uint32_t j = 0; j < ws; ++j)
+                            if (ret3[j]) sink.add(r3, d0, j, ret3[j]);
+                    }
+                continue;
+            }
             // caller facts d4 at the site whose call enters this context
             sc.a.clear();
             const std::uint64_t rr3 = std::uint64_t(T(rcall_row, ce3)) + c;

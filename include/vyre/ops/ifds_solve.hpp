@@ -21,10 +21,13 @@
 /// concurrently: a return needs a call-site path edge and an exit path edge;
 /// each sets its bit (an atomic read-modify-write) before it is expanded, and
 /// the one expanded second reads the other's bit (sequentially consistent
-/// loads), so at least one of the two expansions makes the return.
+/// loads), so at least one of the two expansions makes the return. An exit
+/// finds its callers' contexts in `entered_contexts`, which a call site's
+/// expansion writes before it reads the exit's row: the same argument holds.
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <span>
@@ -53,17 +56,64 @@ using entry = std::array<std::uint32_t, entry_words>;
 /// merge, 178,766 with 4, 176,053 with 16).
 inline constexpr std::size_t merge_window = 4;
 
+/// The caller contexts that have entered each callee context, per call
+/// edge: bit d0 of row (ce, d3) is set when the call site's row (site, d0) is
+/// expanded with a fact whose call flow yields d3 at the callee's start. An
+/// exit with context d3 then returns to exactly those caller contexts,
+/// instead of testing every context of the call site against the facts that
+/// enter d3. Exact as the op is (see the file comment): a call site's row
+/// records its context here (a sequentially consistent OR) before it reads
+/// the callee's exit row, and an exit's bits are set before it reads here,
+/// so the second of the two makes the return.
+struct entered_contexts {
+    std::vector<std::uint32_t> bits;  ///< the rows, `row_words[ce]` words each
+    std::vector<std::uint64_t> first;  ///< per call edge, its first word in `bits` (one more at the end)
+    std::vector<std::uint32_t> row_words;  ///< per call edge: words of a row, (site facts + 31) / 32
+    std::vector<std::uint32_t> callee_facts;  ///< per call edge: rows (the callee start's facts)
+
+    /// Sized for the call edges of `T`, all rows empty; left empty (`usable()`
+    /// false, the op then tests contexts as the round ops do) when the index
+    /// would take more than `max_words` words.
+    entered_contexts(const ifds::tables& T, std::uint64_t max_words) {
+        const std::uint64_t edges = std::min({T.n[ifds::ce_site], T.n[ifds::ce_callee], T.n[ifds::ce_retsite]});
+        std::vector<std::uint64_t> f(edges + 1, 0);
+        std::vector<std::uint32_t> w(edges), cf(edges);
+        for (std::uint64_t ce = 0; ce < edges; ++ce) {
+            w[ce] = (T.facts(T(ifds::ce_site, ce)) + 31) / 32;
+            cf[ce] = T.facts(T(ifds::proc_start, T(ifds::ce_callee, ce)));
+            f[ce + 1] = f[ce] + std::uint64_t(w[ce]) * cf[ce];
+            if (f[ce + 1] > max_words) return;
+        }
+        first = std::move(f), row_words = std::move(w), callee_facts = std::move(cf);
+        bits.assign(first.back(), 0);
+    }
+    /// Whether the index was built (else every lookup below finds nothing to use).
+    bool usable() const { return !first.empty(); }
+    /// Row (ce, d3), or nullptr when there is none.
+    VYRE_IFDS_INLINE std::uint32_t* row(std::uint32_t ce, std::uint32_t d3) {
+        if (ce >= row_words.size() || d3 >= callee_facts[ce]) return nullptr;
+        return bits.data() + first[ce] + std::uint64_t(d3) * row_words[ce];
+    }
+};
+
+/// The most words `entered_contexts` may take for a bitset `pe`: as many as
+/// `pe` itself (far more than the benchmark problems need: 0.1 MiB against
+/// 2 MiB at 2000 procedures), so that malformed tables cannot make it huge.
+inline std::uint64_t entered_max_words(const ifds::words& pe) { return pe.n; }
+
 /// A sink for `ifds_rows::expand_entry` that sets the new bits and pushes
 /// every chunk that had new ones onto a worklist stack, or ORs them into the
 /// entry of the same chunk when one waits near the top (`merge_window`): it
 /// is then expanded once with the union of its bits. The stack belongs to one
 /// thread, so the merge needs no synchronisation; the bits themselves are set
-/// in `pe` before, as without it.
+/// in `pe` before, as without it. With `entered` (usable), it also keeps the
+/// caller contexts of each callee context (`enter`, `entered_row`).
 template <bool Atomic>
 struct stack_sink {
     const ifds::tables& T;
     ifds::words pe;
     std::vector<entry>* stack;
+    entered_contexts* entered = nullptr;
 
     VYRE_IFDS_INLINE void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
         const std::uint32_t F = T.facts(node);
@@ -80,6 +130,21 @@ struct stack_sink {
             }
         }
         stack->push_back({node, ctx, k, fresh});
+    }
+    /// Records that caller context `ctx` at call edge `ce`'s site enters callee context `d3`.
+    VYRE_IFDS_INLINE void enter(std::uint32_t ce, std::uint32_t d3, std::uint32_t ctx) {
+        if (std::uint32_t* r = entered ? entered->row(ce, d3) : nullptr; r && ctx / 32 < entered->row_words[ce])
+            ifds::or_into<Atomic>(r[ctx / 32], 1u << (ctx % 32));
+    }
+    /// The caller contexts that entered callee context `d3` through `ce`, as
+    /// `words` words copied into `out` (sequentially consistent loads); false
+    /// when the index has no such row (the caller then tests the contexts itself).
+    VYRE_IFDS_INLINE bool entered_row(std::uint32_t ce, std::uint32_t d3, std::uint32_t* out, std::uint32_t words) {
+        const std::uint32_t* r = entered ? entered->row(ce, d3) : nullptr;
+        if (r == nullptr || words != entered->row_words[ce]) return false;
+        for (std::uint32_t j = 0; j < words; ++j)
+            out[j] = std::atomic_ref<const std::uint32_t>(r[j]).load(std::memory_order_seq_cst);
+        return true;
     }
     /// Pops the newest entry into `e`; false when the stack is empty.
     bool pop(entry& e) {
@@ -110,7 +175,8 @@ inline std::uint64_t seed_count(const ifds::words& seeds, const ifds::words& cou
 inline void solve_on_one_thread(const ifds::tables& T, const ifds_rows::rows& R, const ifds::words& pe,
                                 const ifds::words& seeds, const ifds::words& counters) {
     std::vector<entry> stack;
-    stack_sink<false> sink{T, pe, &stack};
+    entered_contexts entered(T, entered_max_words(pe));
+    stack_sink<false> sink{T, pe, &stack, entered.usable() ? &entered : nullptr};
     for (std::uint64_t i = 0, n = seed_count(seeds, counters); i < n; ++i) {
         const std::uint32_t* s = seeds.p + i * entry_words;
         sink.add(s[0], s[1], s[2], s[3]);

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <mutex>
 #include <new>
-#include <optional>
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -245,12 +245,19 @@ inline result<void> ifds_rows_solve(std::span<ops::op_arg> a, unsigned t) {
             return out_of_host_memory();
         }
     }
+    std::optional<fs::entered_contexts> entered;
+    try {
+        entered.emplace(T, fs::entered_max_words(pe));
+    } catch (const std::bad_alloc&) {
+        return out_of_host_memory();
+    }
+    fs::entered_contexts* index = entered->usable() ? &*entered : nullptr;
     shared_worklist<fs::entry> pool(threads);
     std::atomic<std::uint64_t> expanded{0};
     std::atomic<bool> out_of_memory{false};
     parallel_region(threads, [&](unsigned me, unsigned running) {
         std::vector<fs::entry> stack;
-        fs::stack_sink<true> sink{T, pe, &stack};
+        fs::stack_sink<true> sink{T, pe, &stack, index};
         fr::scratch sc;
         fs::entry e{};
         std::uint64_t mine = 0;
