@@ -2,7 +2,8 @@
 /// \file vyre/core/huge_page_heap.hpp
 /// `use_huge_page_heap`: for a program's `main` (not for a library), puts
 /// the C library's heap in transparent huge pages by restarting the program
-/// once with glibc's `glibc.malloc.hugetlb=1` tunable.
+/// once with glibc's `glibc.malloc.hugetlb=1` tunable (and a heap that grows
+/// in 64 MiB steps, `detail::huge_heap_tunables`).
 ///
 /// Why: a loader or a solver makes many small allocations (a `.ifds` file of
 /// 27 MB gives some 250,000 flow-function lists), and each fresh 4 KiB page
