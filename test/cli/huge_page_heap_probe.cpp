@@ -17,7 +17,6 @@
 #include <cstring>
 #include <fstream>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <vyre/core/huge_page_heap.hpp>
@@ -39,40 +38,33 @@
 #endif
 
 namespace {
-/// 1 when a [heap] mapping of /proc/self/smaps carries the `hg` flag (the
-/// C library asked for huge pages there with MADV_HUGEPAGE), else 0; "none"
-/// when there is no [heap] mapping.
-std::string heap_advised() {
+/// The process's [heap] mappings, from /proc/self/smaps.
+struct heap_info {
+    bool any = false;      ///< there is a [heap] mapping
+    bool advised = false;  ///< one carries the `hg` flag (the C library asked for huge pages with MADV_HUGEPAGE)
+    std::uintptr_t begin = 0, end = 0;  ///< from the first one's start to the last one's end (the advice can split the heap)
+};
+
+heap_info read_heap() {
     std::ifstream smaps("/proc/self/smaps");
     std::string line;
-    bool in_heap = false, any_heap = false, advised = false;
+    heap_info h;
+    bool in_heap = false;
     while (std::getline(smaps, line)) {
         const std::size_t sp = line.find(' ');
-        const bool header = sp != std::string::npos && line.find('-') < sp && line.find(':') > sp;
+        const std::size_t dash = line.find('-');
+        const bool header = sp != std::string::npos && dash < sp && line.find(':') > sp;
         if (header) {
             in_heap = line.size() >= 6 && line.compare(line.size() - 6, 6, "[heap]") == 0;
-            any_heap |= in_heap;
+            if (!in_heap) continue;
+            if (!h.any) h.begin = std::stoull(line.substr(0, dash), nullptr, 16);
+            h.end = std::stoull(line.substr(dash + 1, sp - dash - 1), nullptr, 16);
+            h.any = true;
         } else if (in_heap && line.rfind("VmFlags:", 0) == 0) {
-            advised |= (line + " ").find(" hg ") != std::string::npos;
+            h.advised |= (line + " ").find(" hg ") != std::string::npos;
         }
     }
-    return any_heap ? (advised ? "1" : "0") : "none";
-}
-
-/// The address range of the [heap] mappings in /proc/self/maps, from the
-/// first one's start to the last one's end (the huge-page advice can split
-/// the heap into several); {0, 0} without one.
-std::pair<std::uintptr_t, std::uintptr_t> heap_range() {
-    std::ifstream maps("/proc/self/maps");
-    std::string line;
-    std::uintptr_t begin = 0, end = 0;
-    while (std::getline(maps, line)) {
-        if (line.size() < 6 || line.compare(line.size() - 6, 6, "[heap]") != 0) continue;
-        const std::size_t dash = line.find('-');
-        if (begin == 0) begin = std::stoull(line.substr(0, dash), nullptr, 16);
-        end = std::stoull(line.substr(dash + 1), nullptr, 16);
-    }
-    return {begin, end};
+    return h;
 }
 } // namespace
 
@@ -87,16 +79,16 @@ int main(int argc, char** argv) {
     }
     void* big = std::malloc(1 << 20);  // above glibc's first mmap threshold (128 KiB)
     if (big) std::memset(big, 1, 1 << 20);
-    const auto [heap_begin, heap_end] = heap_range();
+    const heap_info heap = read_heap();
     const auto big_at = reinterpret_cast<std::uintptr_t>(big);
     const char* t = std::getenv("GLIBC_TUNABLES");
     std::printf("tunables=%s\n", t ? t : "");
     std::string args;
     for (int i = 1; i < argc; ++i) args += std::string(argv[i]) + "|";
     std::printf("args=%s\n", args.c_str());
-    std::printf("heap_advised=%s\n", heap_advised().c_str());
-    std::printf("heap_padded=%d\n", heap_end - heap_begin >= (std::uintptr_t{48} << 20) ? 1 : 0);
-    std::printf("big_in_heap=%d\n", big_at >= heap_begin && big_at < heap_end ? 1 : 0);
+    std::printf("heap_advised=%s\n", !heap.any ? "none" : heap.advised ? "1" : "0");
+    std::printf("heap_padded=%d\n", heap.end - heap.begin >= (std::uintptr_t{48} << 20) ? 1 : 0);
+    std::printf("big_in_heap=%d\n", big_at >= heap.begin && big_at < heap.end ? 1 : 0);
     std::printf("sanitized=%d\n", PROBE_SANITIZED);
     const char* marker = std::getenv("VYRE_HEAP_RESTARTED");
     std::printf("marker=%s\n", marker ? marker : "");

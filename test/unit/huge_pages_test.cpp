@@ -54,12 +54,11 @@ TEST_CASE("with_huge_heap_tunables adds what the user's GLIBC_TUNABLES does not 
     // whole names only
     CHECK(with_huge_heap_tunables("glibc.malloc.top_padx=1") == "glibc.malloc.top_padx=1:" + all);
     CHECK(with_huge_heap_tunables("x.glibc.malloc.top_pad=1") == "x.glibc.malloc.top_pad=1:" + all);
-    std::size_t len = 0;
-    const char* v = last_tunable("a=1:b=22:a=333", "a", &len);
-    REQUIRE(v != nullptr);
-    CHECK(std::string_view(v, len) == "333");  // the last entry counts
-    CHECK(last_tunable("ab=1", "a", &len) == nullptr);
-    CHECK(last_tunable(nullptr, "a", &len) == nullptr);
+    const auto v = last_tunable("a=1:b=22:a=333", "a");
+    REQUIRE(v.has_value());
+    CHECK(*v == "333");  // the last entry counts
+    CHECK_FALSE(last_tunable("ab=1", "a").has_value());
+    CHECK_FALSE(last_tunable(nullptr, "a").has_value());
 }
 
 TEST_CASE("thp_mode is the bracketed word of the kernel's setting", "[core][huge_pages]") {

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -46,19 +47,17 @@ inline constexpr const char* default_heap_env = "VYRE_DEFAULT_HEAP";
 namespace detail {
 
 /// The value of the last entry `name=VALUE` of a `GLIBC_TUNABLES` string
-/// (entries separated by `:`), as written; a null pointer when there is none
+/// (entries separated by `:`), as written; none when there is no such entry
 /// (or `tunables` is null). `name` is given without the `=`.
-inline const char* last_tunable(const char* tunables, std::string_view name, std::size_t* value_len) noexcept {
-    if (tunables == nullptr) return nullptr;
-    const char* value = nullptr;
+inline std::optional<std::string_view> last_tunable(const char* tunables, std::string_view name) noexcept {
+    if (tunables == nullptr) return std::nullopt;
+    std::optional<std::string_view> value;
     for (const char* entry = tunables; *entry != '\0';) {
         const char* end = std::strchr(entry, ':');
         if (end == nullptr) end = entry + std::strlen(entry);
         const std::string_view e(entry, static_cast<std::size_t>(end - entry));
-        if (e.size() > name.size() && e.compare(0, name.size(), name) == 0 && e[name.size()] == '=') {
-            value = entry + name.size() + 1;
-            *value_len = static_cast<std::size_t>(end - value);
-        }
+        if (e.size() > name.size() && e.compare(0, name.size(), name) == 0 && e[name.size()] == '=')
+            value = e.substr(name.size() + 1);
         entry = *end == ':' ? end + 1 : end;
     }
     return value;
@@ -70,15 +69,14 @@ inline const char* last_tunable(const char* tunables, std::string_view name, std
 /// reads as 0, the default: this only labels the heap in statistics, and
 /// `use_huge_page_heap` leaves any entry of the user's alone.
 inline long hugetlb_tunable(const char* tunables) noexcept {
-    std::size_t len = 0;
-    const char* v = last_tunable(tunables, "glibc.malloc.hugetlb", &len);
-    if (v == nullptr) return -1;
+    const std::optional<std::string_view> v = last_tunable(tunables, "glibc.malloc.hugetlb");
+    if (!v) return -1;
     long value = 0;
-    for (std::size_t i = 0; i < len; ++i) {  // decimal digits only, as a number (`01` is 1)
-        if (v[i] < '0' || v[i] > '9') return 0;
-        value = std::min(10 * value + (v[i] - '0'), 3L);
+    for (const char digit : *v) {  // decimal digits only, as a number (`01` is 1)
+        if (digit < '0' || digit > '9') return 0;
+        value = std::min(10 * value + (digit - '0'), 3L);
     }
-    return len > 0 && value <= 2 ? value : 0;
+    return !v->empty() && value <= 2 ? value : 0;
 }
 
 /// The tunables that `use_huge_page_heap` adds, each unless the user's
@@ -97,8 +95,7 @@ inline constexpr std::string_view huge_heap_tunables[] = {
 inline std::string with_huge_heap_tunables(const char* tunables) {
     std::string out = tunables != nullptr ? tunables : "";
     for (const std::string_view t : huge_heap_tunables) {
-        std::size_t len = 0;
-        if (last_tunable(tunables, t.substr(0, t.find('=')), &len) != nullptr) continue;
+        if (last_tunable(tunables, t.substr(0, t.find('='))).has_value()) continue;
         if (!out.empty()) out += ':';
         out += t;
     }

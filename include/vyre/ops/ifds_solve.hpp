@@ -71,9 +71,9 @@ struct entered_contexts {
     std::vector<std::uint32_t> row_words;  ///< per call edge: words of a row, (site facts + 31) / 32
     std::vector<std::uint32_t> callee_facts;  ///< per call edge: rows (the callee start's facts)
 
-    /// Sized for the call edges of `T`, all rows empty; left empty (`usable()`
-    /// false, the op then tests contexts as the round ops do) when the index
-    /// would take more than `max_words` words.
+    /// Sized for the call edges of `T`, all rows empty; left without rows
+    /// (`row` finds none, so the op tests contexts as the round ops do) when
+    /// the index would take more than `max_words` words.
     entered_contexts(const ifds::tables& T, std::uint64_t max_words) {
         const std::uint64_t edges = std::min({T.n[ifds::ce_site], T.n[ifds::ce_callee], T.n[ifds::ce_retsite]});
         std::vector<std::uint64_t> f(edges + 1, 0);
@@ -87,8 +87,6 @@ struct entered_contexts {
         first = std::move(f), row_words = std::move(w), callee_facts = std::move(cf);
         bits.assign(first.back(), 0);
     }
-    /// Whether the index was built (else every lookup below finds nothing to use).
-    bool usable() const { return !first.empty(); }
     /// Row (ce, d3), or nullptr when there is none.
     VYRE_IFDS_INLINE std::uint32_t* row(std::uint32_t ce, std::uint32_t d3) {
         if (ce >= row_words.size() || d3 >= callee_facts[ce]) return nullptr;
@@ -106,7 +104,7 @@ inline std::uint64_t entered_max_words(const ifds::words& pe) { return pe.n; }
 /// entry of the same chunk when one waits near the top (`merge_window`): it
 /// is then expanded once with the union of its bits. The stack belongs to one
 /// thread, so the merge needs no synchronisation; the bits themselves are set
-/// in `pe` before, as without it. With `entered` (usable), it also keeps the
+/// in `pe` before, as without it. With `entered`, it also keeps the
 /// caller contexts of each callee context (`enter`, `entered_row`).
 template <bool Atomic>
 struct stack_sink {
@@ -176,7 +174,7 @@ inline void solve_on_one_thread(const ifds::tables& T, const ifds_rows::rows& R,
                                 const ifds::words& seeds, const ifds::words& counters) {
     std::vector<entry> stack;
     entered_contexts entered(T, entered_max_words(pe));
-    stack_sink<false> sink{T, pe, &stack, entered.usable() ? &entered : nullptr};
+    stack_sink<false> sink{T, pe, &stack, &entered};
     for (std::uint64_t i = 0, n = seed_count(seeds, counters); i < n; ++i) {
         const std::uint32_t* s = seeds.p + i * entry_words;
         sink.add(s[0], s[1], s[2], s[3]);

@@ -251,13 +251,12 @@ inline result<void> ifds_rows_solve(std::span<ops::op_arg> a, unsigned t) {
     } catch (const std::bad_alloc&) {
         return out_of_host_memory();
     }
-    fs::entered_contexts* index = entered->usable() ? &*entered : nullptr;
     shared_worklist<fs::entry> pool(threads);
     std::atomic<std::uint64_t> expanded{0};
     std::atomic<bool> out_of_memory{false};
     parallel_region(threads, [&](unsigned me, unsigned running) {
         std::vector<fs::entry> stack;
-        fs::stack_sink<true> sink{T, pe, &stack, index};
+        fs::stack_sink<true> sink{T, pe, &stack, &*entered};
         fr::scratch sc;
         fs::entry e{};
         std::uint64_t mine = 0;
