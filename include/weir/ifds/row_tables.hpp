@@ -523,10 +523,28 @@ inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std
             const std::uint32_t s = dr.node[e];
             const std::uint32_t* id = dr.mask.data() + dr.mask_off[e];
             const bool atomic_or = atomic && (e >= dr.shared.size() || dr.shared[e]);
+            const std::uint32_t x0 = dr.x_off[e], x1 = dr.x_off[e + 1];
+            if (W == 1 && L.node_fact_count[s] == F) {
+                // one word per row (procedures of up to 32 facts, the common case):
+                // the pairs without branches, the node's block found once
+                const std::uint64_t base = row_start(L, s, 0);
+                for (std::size_t i = 0; i < ctx.size(); ++i) {
+                    const std::uint32_t row = rows[i];
+                    std::uint32_t o = row & id[0];
+                    for (std::uint32_t x = x0; x < x1; ++x) {
+                        const std::uint32_t a = dr.x_src[x], b = dr.x_dst[x];
+                        o |= ((row >> (a & 31)) & std::uint32_t(a < F && b < F)) << (b & 31);
+                    }
+                    if (!o) continue;
+                    if (atomic_or) or_row_bits<true>(pe, base + std::uint64_t(ctx[i]) * F, o);
+                    else or_row_bits(pe, base + std::uint64_t(ctx[i]) * F, o);
+                }
+                continue;
+            }
             for (std::size_t i = 0; i < ctx.size(); ++i) {
                 const std::uint32_t* row = rows.data() + i * W;
                 for (std::uint32_t j = 0; j < W; ++j) out[j] = row[j] & id[j];
-                for (std::uint32_t x = dr.x_off[e]; x < dr.x_off[e + 1]; ++x) {
+                for (std::uint32_t x = x0; x < x1; ++x) {
                     const std::uint32_t a = dr.x_src[x], b = dr.x_dst[x];
                     if (a < F && b < F && ((row[a / 32] >> (a % 32)) & 1u)) out[b / 32] |= 1u << (b % 32);
                 }
