@@ -10,6 +10,7 @@
 ///
 /// Rows. A (node n, local fact d) pair is row `row_base[n] + d`.
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <span>
@@ -82,6 +83,8 @@ namespace detail {
 inline std::uint64_t row_start(const layout& L, std::uint32_t n, std::uint32_t c) {
     return std::uint64_t(L.pe_word[n]) * 32 + std::uint64_t(c) * L.node_fact_count[n];
 }
+/// How many facts chunk j (facts 32j .. 32j+31) of a row of F facts holds.
+inline std::uint32_t chunk_len(std::uint32_t F, std::uint32_t j) { return std::min<std::uint32_t>(32, F - 32 * j); }
 /// `len` (≤ 32) bits of a path-edge bitset from bit `pos` (in range).
 inline std::uint32_t read_row_bits(std::span<const std::uint32_t> pe, std::uint64_t pos, std::uint32_t len) {
     const std::uint64_t w = pos / 32;

@@ -508,12 +508,11 @@ inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std
     std::vector<std::uint32_t> ctx, rows, out;  // the solved node's non-empty rows
     for (std::size_t g = g0; g < g1; ++g) {
         const std::uint32_t n = dr.root[g], F = L.node_fact_count[n], W = (F + 31) / 32;
-        auto chunk = [&](std::uint32_t j) { return std::min<std::uint32_t>(32, F - 32 * j); };
         ctx.clear(), rows.clear();
         for (std::uint32_t c = 0; c < F; ++c) {
             const std::uint64_t pos = row_start(L, n, c);
             std::uint32_t any = 0;
-            for (std::uint32_t j = 0; j < W; ++j) any |= rows.emplace_back(read_row_bits(pe, pos + 32 * j, chunk(j)));
+            for (std::uint32_t j = 0; j < W; ++j) any |= rows.emplace_back(read_row_bits(pe, pos + 32 * j, chunk_len(F, j)));
             if (any) ctx.push_back(c);
             else rows.resize(rows.size() - W);
         }

@@ -26,7 +26,6 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
     std::vector<std::uint32_t> reached;  // facts d at the site that some caller context reaches
     std::vector<std::uint32_t> ret;      // facts d5 returned for one d
     std::uint32_t reached_site = ~0u;
-    auto chunk = [](std::uint32_t F, std::uint32_t j) { return std::min<std::uint32_t>(32, F - 32 * j); };
     for (std::uint32_t ce = ce0; ce < ce1; ++ce) {
         const std::uint32_t site = L.ce_site[ce], q = L.ce_callee[ce];
         const std::uint32_t fc = L.node_fact_count[site], wc = (fc + 31) / 32;
@@ -36,7 +35,7 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
             reached.assign(wc, 0);
             for (std::uint32_t c = 0; c < fc; ++c)
                 for (std::uint32_t j = 0; j < wc; ++j)
-                    reached[j] |= detail::read_row_bits(pe, detail::row_start(L, site, c) + 32 * j, chunk(fc, j));
+                    reached[j] |= read_row_bits(pe, row_start(L, site, c) + 32 * j, chunk_len(fc, j));
         }
         ret.resize(wc);
         for (std::uint32_t i = 0; i < wc; ++i)
@@ -47,8 +46,7 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
                     const std::uint32_t d3 = L.call_fact[e];
                     if (L.call_ce[e] != ce || d3 >= fq) continue;
                     for (std::uint32_t j = 0; 32 * j < fq; ++j)
-                        for (std::uint32_t x = detail::read_row_bits(pe, detail::row_start(L, xq, d3) + 32 * j, chunk(fq, j)); x;
-                             x &= x - 1) {
+                        for (std::uint32_t x = read_row_bits(pe, row_start(L, xq, d3) + 32 * j, chunk_len(fq, j)); x; x &= x - 1) {
                             const std::uint32_t rr = L.ret_row[ce] + 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
                             for (std::uint32_t k = L.ret_off[rr]; k < L.ret_off[rr + 1]; ++k)
                                 if (const std::uint32_t d5 = L.ret_fact[k]; d5 < fc) ret[d5 / 32] |= 1u << (d5 % 32);
