@@ -21,6 +21,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #ifndef WEIR_TEST_DATA_DIR
@@ -427,6 +428,44 @@ TEST_CASE("ifds format: callflow, retflow and ctrflow attach to their call which
         {"repeated callflow after its call", with("call a f b\ncallflow a f x>y\ncallflow a f id\n"), 12, "f",
          "repeated callflow"},
     });
+}
+
+TEST_CASE("ifds format: name_map behaves as a map from names to their first id", "[ifds][format][names]") {
+    // the model: std::unordered_map; names from a small alphabet, so that many
+    // share a length and a start slot, and repeats are common
+    std::mt19937 rng(11);
+    for (const bool reserved : {false, true}) {
+        std::vector<std::string> names;  // the map's name source: id i is names[i]
+        struct name_of {
+            const std::vector<std::string>* v;
+            std::string_view operator()(std::uint32_t id) const { return (*v)[id]; }
+        };
+        weir::ifds::detail::name_map<name_of> map{name_of{&names}};
+        if (reserved) map.reserve(500);
+        std::unordered_map<std::string, std::uint32_t> model;
+        auto random_name = [&] {
+            std::string s(1 + rng() % 4, 'a');
+            for (char& c : s) c = static_cast<char>('a' + rng() % 3);
+            return s;
+        };
+        for (int step = 0; step < 3000; ++step) {
+            const std::string s = random_name();
+            INFO("reserved=" << reserved << " step=" << step << " name=" << s);
+            if (rng() % 2) {
+                const auto id = static_cast<std::uint32_t>(names.size());
+                const auto [got, fresh] = map.insert(s, id);
+                const auto [it, model_fresh] = model.try_emplace(s, id);
+                CHECK(fresh == model_fresh);
+                CHECK(got == it->second);
+                names.push_back(s);  // a fresh id for every insert, as the loader gives nodes
+            } else {
+                const auto it = model.find(s);
+                CHECK(map.find(s) == (it == model.end() ? weir::ifds::detail::none32 : it->second));
+            }
+        }
+        for (const auto& [s, id] : model) CHECK(map.find(s) == id);  // all there after the growth
+        CHECK(map.find("abcd") == weir::ifds::detail::none32);
+    }
 }
 
 TEST_CASE("ifds format: the name helpers agree with their plain definitions", "[ifds][format][names]") {

@@ -257,10 +257,21 @@ private:
     std::size_t size_ = 0;
 };
 
-/// A flat open-addressing map from names (views the caller keeps alive) to
-/// u32 ids (linear probing, load factor at most 0.7).
+/// The hash of a name that `name_map` takes.
+inline std::uint64_t name_hash(std::string_view name) noexcept { return hash_bytes(name.data(), name.size()); }
+
+/// A flat open-addressing map from names to u32 ids (linear probing, load
+/// factor at most 0.7) that does not keep the names: `NameOf` gives the name
+/// of a stored id (the caller's own list of names), so a slot is 8 bytes, a
+/// 32-bit piece of the name's hash and the id. A lookup compares a name only
+/// where the hash pieces agree, almost always the name it looks for.
+template <class NameOf>
 class name_map {
 public:
+    /// A map whose stored ids are named by `name_of` (it must name an id from
+    /// the moment the id is inserted).
+    explicit name_map(NameOf name_of = {}) : name_of_(std::move(name_of)) {}
+
     /// Reserves room for n names.
     void reserve(std::size_t n) {
         const std::size_t want = capacity_for(n);
@@ -270,16 +281,16 @@ public:
     std::uint32_t find(std::string_view name) const noexcept { return find_hashed(name, hash(name)); }
     /// `find` with the name's hash `h` (from `hash`) known.
     std::uint32_t find_hashed(std::string_view name, std::uint64_t h) const noexcept {
-        if (slots_.empty() || name.size() > max_len) return none32;
-        const auto len = static_cast<std::uint32_t>(name.size());
+        if (slots_.empty()) return none32;
+        const auto t = tag(h);
         for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
-            const slot& s = slots_[i];
-            if (s.p == nullptr) return none32;
-            if (s.len == len && same_bytes(s.p, name.data(), len)) return s.val;
+            const slot s = slots_[i];
+            if (s.id == none32) return none32;
+            if (s.tag == t && same_name(name_of_(s.id), name)) return s.id;
         }
     }
-    /// The hash `insert_hashed` and `prefetch` take.
-    static std::uint64_t hash(std::string_view name) noexcept { return hash_bytes(name.data(), name.size()); }
+    /// The hash `insert_hashed` and `prefetch` take (`name_hash`).
+    static std::uint64_t hash(std::string_view name) noexcept { return name_hash(name); }
     /// Asks the CPU to fetch the slot where a name with hash `h` starts its probe.
     void prefetch(std::uint64_t h) const noexcept {
 #if defined(__GNUC__) || defined(__clang__)
@@ -288,34 +299,33 @@ public:
         (void)h;
 #endif
     }
-    /// Inserts `name → id` unless present; returns the stored id and whether
-    /// it was inserted. Names longer than 2^32-2 bytes are never stored (and never found).
+    /// Inserts `name → id` (`id` other than `none32`) unless present; returns
+    /// the stored id and whether it was inserted.
     std::pair<std::uint32_t, bool> insert(std::string_view name, std::uint32_t id) {
         return insert_hashed(name, hash(name), id);
     }
     /// `insert` with the name's `hash` known.
     std::pair<std::uint32_t, bool> insert_hashed(std::string_view name, std::uint64_t h, std::uint32_t id) {
-        if (name.size() > max_len) return {id, true};
         if (10 * (size_ + 1) > 7 * slots_.size()) rehash(capacity_for(size_ + 1) * 2);
-        const auto len = static_cast<std::uint32_t>(name.size());
+        const auto t = tag(h);
         std::size_t i = h & mask_;
         for (;; i = (i + 1) & mask_) {
-            slot& s = slots_[i];
-            if (s.p == nullptr) break;
-            if (s.len == len && same_bytes(s.p, name.data(), len)) return {s.val, false};
+            const slot s = slots_[i];
+            if (s.id == none32) break;
+            if (s.tag == t && same_name(name_of_(s.id), name)) return {s.id, false};
         }
-        slots_[i] = slot{name.data(), len, id};
+        slots_[i] = slot{t, id};
         ++size_;
         return {id, true};
     }
 
 private:
-    static constexpr std::size_t max_len = 0xFFFFFFFEu;
     struct slot {
-        const char* p = nullptr;  ///< nullptr: empty slot
-        std::uint32_t len = 0;
-        std::uint32_t val = 0;
+        std::uint32_t tag = 0;
+        std::uint32_t id = none32;  ///< none32: empty slot
     };
+    /// The hash bits kept in a slot (the high half: the index takes the low bits).
+    static std::uint32_t tag(std::uint64_t h) noexcept { return static_cast<std::uint32_t>(h >> 32); }
     static std::size_t capacity_for(std::size_t n) noexcept {
         std::size_t c = 16;
         while (7 * c < 10 * n) c *= 2;
@@ -326,12 +336,13 @@ private:
         vyre::detail::assign_huge(slots_, cap, slot{}, vyre::detail::huge_blocks::whole);
         mask_ = cap - 1;
         for (const slot& s : old)
-            if (s.p != nullptr) {
-                std::size_t i = hash_bytes(s.p, s.len) & mask_;
-                while (slots_[i].p != nullptr) i = (i + 1) & mask_;
+            if (s.id != none32) {
+                std::size_t i = hash(name_of_(s.id)) & mask_;
+                while (slots_[i].id != none32) i = (i + 1) & mask_;
                 slots_[i] = s;
             }
     }
+    NameOf name_of_;
     std::vector<slot> slots_;
     std::size_t mask_ = 0;
     std::size_t size_ = 0;

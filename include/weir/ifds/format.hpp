@@ -371,7 +371,7 @@ private:
         for (line_cursor look = c; n < ahead;) {
             const std::string_view t = look.next();
             if (t.empty()) break;
-            hashes[n] = name_map::hash(t);
+            hashes[n] = name_hash(t);
             facts_.prefetch(hashes[n++]);
         }
         std::size_t i = 0;
@@ -400,7 +400,7 @@ private:
         const auto id = static_cast<node_id>(p_.nodes.size());
         if (!name.empty()) {
             // batched: the table slots are fetched ahead, many at a time
-            const std::uint64_t h = name_map::hash(name);
+            const std::uint64_t h = name_hash(name);
             nodes_.prefetch(h);
             batch_[batch_size_++] = batched_node{name, h, id, line};
             if (batch_size_ == batch_capacity) flush_nodes();
@@ -542,7 +542,7 @@ private:
                 if (d <= last && is(last - d)) return last_node_ = static_cast<node_id>(last - d);
             }
         }
-        const std::uint64_t h = name_map::hash(t);
+        const std::uint64_t h = name_hash(t);
         recent_name& r = recent_nodes_[h % recent_slots];
         if (r.hash == h && r.id != none32 && same_name(p_.nodes[r.id].name, t)) return last_node_ = r.id;
         const node_id n = nodes_.find_hashed(t, h);
@@ -572,7 +572,7 @@ private:
     /// facts (those of one procedure), so a small direct-mapped cache of
     /// recent hits answers many lookups without probing the name table.
     fact_id find_fact(std::string_view t) {
-        const std::uint64_t h = name_map::hash(t);
+        const std::uint64_t h = name_hash(t);
         recent_name& r = recent_facts_[h % recent_slots];
         if (r.hash == h && r.id != none32 && same_name(p_.facts[r.id - 1], t)) return r.id;
         const fact_id f = facts_.find_hashed(t, h);
@@ -732,7 +732,22 @@ private:
     bool eager_ = true;        ///< statements are checked as they are read
     bool need_defer_ = false;  ///< the current statement uses a name not declared yet
     std::uint64_t last_line_ = 1;
-    name_map facts_, procs_, nodes_;
+    /// The names of declared facts, procedures and nodes, by id, as the name tables read them.
+    struct fact_name_of {
+        const problem* p;
+        std::string_view operator()(fact_id f) const noexcept { return p->facts[f - 1]; }
+    };
+    struct proc_name_of {
+        const problem* p;
+        std::string_view operator()(proc_id q) const noexcept { return p->procs[q].name; }
+    };
+    struct node_name_of {
+        const problem* p;
+        std::string_view operator()(node_id n) const noexcept { return p->nodes[n].name; }
+    };
+    name_map<fact_name_of> facts_{fact_name_of{&p_}};
+    name_map<proc_name_of> procs_{proc_name_of{&p_}};
+    name_map<node_name_of> nodes_{node_name_of{&p_}};
     node_id last_node_ = 0;             ///< the node `find_node` found last
     static constexpr std::size_t near_window = 16;  ///< see `find_node`
     bool repeated_node_name_ = false;   ///< some node name was declared twice
