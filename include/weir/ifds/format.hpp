@@ -5,8 +5,8 @@
 /// shared `detail::problem_checker`), `print_problem` writes it.
 ///
 /// The loader scans the input as string views (no per-token allocation), keeps
-/// names in flat hash maps over the input buffer, and allocates only in
-/// proportion to the input's size.
+/// names in flat hash maps of ids (the names themselves are read from the
+/// problem's own lists), and allocates only in proportion to the input's size.
 
 #include <algorithm>
 #include <bit>
