@@ -268,8 +268,9 @@ inline std::uint64_t name_hash(std::string_view name) noexcept { return hash_byt
 template <class NameOf>
 class name_map {
 public:
-    /// A map whose stored ids are named by `name_of` (it must name an id from
-    /// the moment the id is inserted).
+    /// A map whose stored ids are named by `name_of`. The map calls it only
+    /// for ids stored by earlier inserts (never for the one an `insert` is
+    /// storing), so a caller may record a name right after inserting its id.
     explicit name_map(NameOf name_of = {}) : name_of_(std::move(name_of)) {}
 
     /// Reserves room for n names.

@@ -398,18 +398,19 @@ private:
     /// without a name (after an error).
     node_id new_node(std::uint64_t line, std::string_view name, proc_id owner, node_role role) {
         const auto id = static_cast<node_id>(p_.nodes.size());
-        if (!name.empty()) {
-            // batched: the table slots are fetched ahead, many at a time
-            const std::uint64_t h = name_hash(name);
-            nodes_.prefetch(h);
-            batch_[batch_size_++] = batched_node{name, h, id, line};
-            if (batch_size_ == batch_capacity) flush_nodes();
-        }
         node& nd = p_.nodes.emplace_back();
         nd.name.assign(name.data(), name.size());
         nd.proc = owner;
         node_line_.push_back(line);
         ck_.add_node(role);
+        if (!name.empty()) {
+            // batched: the table slots are fetched ahead, many at a time (every
+            // batched node is in the problem already: the table reads names by id)
+            const std::uint64_t h = name_hash(name);
+            nodes_.prefetch(h);
+            batch_[batch_size_++] = batched_node{name, h, id, line};
+            if (batch_size_ == batch_capacity) flush_nodes();
+        }
         return id;
     }
 
