@@ -279,8 +279,8 @@ public:
         if (want > slots_.size()) rehash(want);
     }
     /// The id of `name`, or `none32`.
-    std::uint32_t find(std::string_view name) const noexcept { return find_hashed(name, hash(name)); }
-    /// `find` with the name's hash `h` (from `hash`) known.
+    std::uint32_t find(std::string_view name) const noexcept { return find_hashed(name, name_hash(name)); }
+    /// `find` with the name's hash `h` (`name_hash(name)`) known.
     std::uint32_t find_hashed(std::string_view name, std::uint64_t h) const noexcept {
         if (slots_.empty()) return none32;
         const auto t = tag(h);
@@ -290,8 +290,6 @@ public:
             if (s.tag == t && same_name(name_of_(s.id), name)) return s.id;
         }
     }
-    /// The hash `insert_hashed` and `prefetch` take (`name_hash`).
-    static std::uint64_t hash(std::string_view name) noexcept { return name_hash(name); }
     /// Asks the CPU to fetch the slot where a name with hash `h` starts its probe.
     void prefetch(std::uint64_t h) const noexcept {
 #if defined(__GNUC__) || defined(__clang__)
@@ -303,9 +301,9 @@ public:
     /// Inserts `name → id` (`id` other than `none32`) unless present; returns
     /// the stored id and whether it was inserted.
     std::pair<std::uint32_t, bool> insert(std::string_view name, std::uint32_t id) {
-        return insert_hashed(name, hash(name), id);
+        return insert_hashed(name, name_hash(name), id);
     }
-    /// `insert` with the name's `hash` known.
+    /// `insert` with the name's hash `h` (`name_hash(name)`) known.
     std::pair<std::uint32_t, bool> insert_hashed(std::string_view name, std::uint64_t h, std::uint32_t id) {
         if (10 * (size_ + 1) > 7 * slots_.size()) rehash(capacity_for(size_ + 1) * 2);
         const auto t = tag(h);
@@ -338,7 +336,7 @@ private:
         mask_ = cap - 1;
         for (const slot& s : old)
             if (s.id != none32) {
-                std::size_t i = hash(name_of_(s.id)) & mask_;
+                std::size_t i = name_hash(name_of_(s.id)) & mask_;
                 while (slots_[i].id != none32) i = (i + 1) & mask_;
                 slots_[i] = s;
             }
