@@ -10,7 +10,7 @@
 /// of the heap costs a page fault; on a virtual machine a fault costs about
 /// 14 µs. With the heap in 2 MiB pages, loading the 27 MB benchmark file in
 /// a fresh `weir solve` took 0.21–0.22 s instead of 0.29–0.33 s, and the
-/// whole command 1.13–1.28 s instead of 1.59–1.61 s (bench/README.md). Only
+/// whole command 1.13–1.28 s instead of 1.59–1.61 s (bench/LOG.md). Only
 /// a whole process can choose this: glibc reads its tunables when the
 /// program starts, hence the restart. glibc honours the tunable only where
 /// the kernel's transparent huge pages are in `madvise` mode (in `always`
@@ -85,7 +85,7 @@ inline long hugetlb_tunable(const char* tunables) noexcept {
 /// (`mmap_threshold`, the most that glibc's own sliding threshold reaches on
 /// 64-bit systems) instead of mapping each one afresh. Both make more of the
 /// heap's 2 MiB blocks lie wholly inside it when first touched, so that they
-/// fault in as one huge page rather than as 4 KiB pages (bench/README.md:
+/// fault in as one huge page rather than as 4 KiB pages (bench/LOG.md:
 /// 1,200–1,700 page faults fewer when loading a 5 or 27 MB file).
 inline constexpr std::string_view huge_heap_tunables[] = {
     "glibc.malloc.hugetlb=1", "glibc.malloc.top_pad=67108864", "glibc.malloc.mmap_threshold=33554432"};
@@ -136,7 +136,7 @@ inline bool huge_page_heap_active() noexcept {
 /// - the restart fails (then `GLIBC_TUNABLES` is as it was).
 /// The restarted program gets its own name back (`/proc/self/comm`, which
 /// the exec set to `exe`). Results do not depend on it. Peak memory grew by 1–3% in
-/// bench/README.md's measurements (6–11 MB of 320–800 MiB). Programs that
+/// bench/LOG.md's measurements (6–11 MB of 320–800 MiB). Programs that
 /// this one starts inherit `GLIBC_TUNABLES`, and with it the huge-page heap.
 inline void use_huge_page_heap(char** argv) noexcept {
 #if VYRE_DETAIL_GLIBC_HUGETLB
