@@ -110,12 +110,13 @@ inline void normalise(row_relation& r) {
     r.x.erase(std::unique(r.x.begin(), r.x.end()), r.x.end());
 }
 
-/// `a` then `b` (d → e when d → d' in a and d' → e in b); `b.x` sorted, as
+/// `a` then `b` (d → e when d → d' in a and d' → e in b) into `r`, whose
+/// storage is reused (`r` is neither `a` nor `b`); `b.x` sorted, as
 /// `normalise` leaves it.
-inline row_relation compose(const row_relation& a, const row_relation& b) {
-    row_relation r;
+inline void compose_into(const row_relation& a, const row_relation& b, row_relation& r) {
     r.id.resize(a.id.size());
     for (std::size_t j = 0; j < r.id.size(); ++j) r.id[j] = a.id[j] & b.id[j];
+    r.x.clear();
     auto from = [&](std::uint32_t d) {  // b's pairs out of d
         return std::equal_range(b.x.begin(), b.x.end(), std::pair<std::uint32_t, std::uint32_t>{d, 0},
                                 [](const auto& p, const auto& q) { return p.first < q.first; });
@@ -127,6 +128,12 @@ inline row_relation compose(const row_relation& a, const row_relation& b) {
     for (const auto& [d, e] : b.x)
         if (has_bit(a.id, d)) r.x.push_back({d, e});
     normalise(r);
+}
+
+/// `a` then `b`, as a new relation (see `compose_into`).
+inline row_relation compose(const row_relation& a, const row_relation& b) {
+    row_relation r;
+    compose_into(a, b, r);
     return r;
 }
 
@@ -155,7 +162,9 @@ inline row_tables all_node_row_tables(const layout& L) {
             for (std::uint32_t e = L.intra_off[row]; e < L.intra_off[row + 1]; ++e)
                 es.push_back({L.intra_node[e], d, L.intra_fact[e]});
         }
-        std::stable_sort(es.begin(), es.end(), [](const entry& a, const entry& b) { return a.m < b.m; });
+        // by target, stably; a node with one target (most of them) is in order already
+        auto by_target = [](const entry& a, const entry& b) { return a.m < b.m; };
+        if (!std::is_sorted(es.begin(), es.end(), by_target)) std::stable_sort(es.begin(), es.end(), by_target);
         for (std::size_t i = 0; i < es.size();) {
             const std::uint32_t m = es[i].m;
             t.edge_dst.push_back(m);
@@ -177,17 +186,17 @@ inline row_tables all_node_row_tables(const layout& L) {
     return t;
 }
 
-/// Relation i (W words) of a table of relations: the mask at `mask_off[i]`
-/// in `mask`, the pairs [x_off[i], x_off[i+1]) of `xs`/`xd` (an edge's or a
-/// derived entry's; `append_relation` writes them).
-inline row_relation read_relation(const std::vector<std::uint32_t>& mask_off, const std::vector<std::uint32_t>& mask,
-                                  const std::vector<std::uint32_t>& x_off, const std::vector<std::uint32_t>& xs,
-                                  const std::vector<std::uint32_t>& xd, std::uint32_t i, std::uint32_t W) {
-    row_relation r;
+/// Reads relation i (W words) of a table of relations into `r` (its storage
+/// reused): the mask at `mask_off[i]` in `mask`, the pairs [x_off[i],
+/// x_off[i+1]) of `xs`/`xd` (an edge's or a derived entry's;
+/// `append_relation` writes them).
+inline void read_relation(const std::vector<std::uint32_t>& mask_off, const std::vector<std::uint32_t>& mask,
+                          const std::vector<std::uint32_t>& x_off, const std::vector<std::uint32_t>& xs,
+                          const std::vector<std::uint32_t>& xd, std::uint32_t i, std::uint32_t W, row_relation& r) {
     r.id.assign(mask.begin() + mask_off[i], mask.begin() + mask_off[i] + W);
+    r.x.clear();
     for (std::uint32_t x = x_off[i]; x < x_off[i + 1]; ++x) r.x.push_back({xs[x], xd[x]});
     normalise(r);
-    return r;
 }
 
 /// Appends relation `r` (W words) as an edge or derived entry: mask to
@@ -380,6 +389,8 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
     dr.group_off.push_back(0);
     dr.x_off.push_back(0);
     std::vector<std::pair<std::uint32_t, row_relation>> outs;
+    row_relation edge_rel;  // `through`'s edge before it is composed
+    row_relation r, e;      // a derived node's relation being built, and one incoming edge's
     for (std::uint32_t n = 0; n < N; ++n) {
         if (dv.solved[n]) {
             const std::uint32_t F = L.node_fact_count[n], W = (F + 31) / 32;
@@ -391,16 +402,17 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
             }
             rel.resize(std::max(rel.size(), nodes.size()));
             for (std::size_t i = 0; i < nodes.size(); ++i) rel[i].id.assign(W, 0), rel[i].x.clear();
-            // from n to the target of edge ed out of p (n or a node of its group); false: not from n
+            // from n to the target of edge ed out of p (n or a node of its group) into
+            // `out` (not an element of `rel`); false: not from n
             auto through = [&](std::uint32_t p, std::uint32_t ed, row_relation& out) {
                 if (p != n && at_root[p] != n) return false;
-                row_relation e = read_relation(all.edge_mask_off, all.edge_mask, all.edge_x_off, all.edge_x_src, all.edge_x_dst, ed, W);
-                out = p == n ? std::move(e) : compose(rel[pos[p]], e);
+                row_relation& edge = p == n ? out : edge_rel;
+                read_relation(all.edge_mask_off, all.edge_mask, all.edge_x_off, all.edge_x_src, all.edge_x_dst, ed, W, edge);
+                if (p != n) compose_into(rel[pos[p]], edge, out);
                 return true;
             };
             // each derived node's relation: the union over its incoming edges; a
             // component with a cycle again until nothing changes
-            row_relation r, e;
             for (std::size_t i = 0; i < nodes.size();) {
                 const std::uint32_t c = dv.comp[nodes[i]];
                 std::size_t j = i;
@@ -433,17 +445,22 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
                 dr.group_off.push_back(static_cast<std::uint32_t>(dr.node.size()));
             }
             // n's edges to solved nodes, composed through its group; one per target
-            outs.clear();
+            std::size_t n_outs = 0;  // outs[0, n_outs) are this root's; the rest keep storage to reuse
             auto out_of = [&](std::uint32_t p) {
                 for (std::uint32_t ed = all.edge_off[p]; ed < all.edge_off[p + 1]; ++ed)
-                    if (dv.solved[all.edge_dst[ed]] && through(p, ed, e)) outs.emplace_back(all.edge_dst[ed], e);
+                    if (dv.solved[all.edge_dst[ed]]) {
+                        if (n_outs == outs.size()) outs.emplace_back();
+                        if (through(p, ed, outs[n_outs].second)) outs[n_outs++].first = all.edge_dst[ed];
+                    }
             };
             out_of(n);
             for (std::uint32_t m : nodes) out_of(m);
-            std::stable_sort(outs.begin(), outs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-            for (std::size_t i = 0; i < outs.size();) {
+            // by target, stably (an insertion sort: a root has a few edges out)
+            for (std::size_t i = 1; i < n_outs; ++i)
+                for (std::size_t k = i; k > 0 && outs[k].first < outs[k - 1].first; --k) std::swap(outs[k], outs[k - 1]);
+            for (std::size_t i = 0; i < n_outs;) {
                 std::size_t j = i + 1;
-                for (; j < outs.size() && outs[j].first == outs[i].first; ++j) unite(outs[i].second, outs[j].second);
+                for (; j < n_outs && outs[j].first == outs[i].first; ++j) unite(outs[i].second, outs[j].second);
                 t.edge_dst.push_back(outs[i].first);
                 append_relation(outs[i].second, t.edge_mask_off, t.edge_mask, t.edge_x_off, t.edge_x_src, t.edge_x_dst);
                 i = j;
