@@ -1,9 +1,11 @@
-// make_layout: fact sets and every CSR table on a tiny hand-checked case, and
-// structural invariants on random problems.
+// make_layout: fact sets and every CSR table on a tiny hand-checked case,
+// structural invariants on random problems, and the fact sets against a naive
+// fixed point.
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <set>
 #include <vector>
 
 #include <weir/ifds/make_layout.hpp>
@@ -160,4 +162,98 @@ TEST_CASE("layout: invariants on random problems", "[ifds][layout][random]") {
             }
         }
     }
+}
+
+namespace {
+/// The fact sets by a naive fixed point over `std::set`s, straight from the
+/// definition (`detail::fact_sets`): 0 and the seeds; closed under each
+/// procedure's gens and pairs (flows and call-to-return flows), under call
+/// flows into callees and return flows back (identity minus kills, gens,
+/// pairs), until nothing changes.
+std::vector<std::vector<fact_id>> naive_fact_sets(const problem& pb) {
+    std::vector<std::set<fact_id>> s(pb.procs.size());
+    for (auto& set : s) set.insert(zero_fact);
+    for (const seed& sd : pb.seeds) s[pb.nodes[sd.node].proc].insert(sd.fact);
+    bool changed = true;
+    // the facts `ff` maps `from`'s set to, into `to`'s set (identity part only across procedures)
+    auto apply = [&](proc_id from, proc_id to, const flow_function& ff, bool across) {
+        std::vector<fact_id> add(ff.gen.begin(), ff.gen.end());
+        for (const fact_id f : s[from]) {
+            if (across && ff.identity && f != zero_fact && std::find(ff.kill.begin(), ff.kill.end(), f) == ff.kill.end())
+                add.push_back(f);
+            for (const auto& [a, b] : ff.pairs)
+                if (a == f) add.push_back(b);
+        }
+        for (const fact_id f : add) changed |= s[to].insert(f).second;
+    };
+    while (changed) {
+        changed = false;
+        for (const flow_edge& e : pb.flows) apply(pb.nodes[e.from].proc, pb.nodes[e.from].proc, e.ff, false);
+        for (const auto& [site, ff] : pb.ctrflows) apply(pb.nodes[site].proc, pb.nodes[site].proc, ff, false);
+        for (const call_edge& c : pb.calls) {
+            apply(pb.nodes[c.site].proc, c.callee, c.callflow, true);
+            apply(c.callee, pb.nodes[c.site].proc, c.retflow, true);
+        }
+    }
+    std::vector<std::vector<fact_id>> out;
+    for (const auto& set : s) out.emplace_back(set.begin(), set.end());
+    return out;
+}
+
+/// The largest fact set.
+std::size_t largest(const std::vector<std::vector<fact_id>>& sets) {
+    std::size_t m = 0;
+    for (const auto& set : sets) m = std::max(m, set.size());
+    return m;
+}
+} // namespace
+
+TEST_CASE("layout: fact sets equal a naive fixed point, small and large sets", "[ifds][layout][random]") {
+    // Sets of up to 80 facts: detail::fact_sets scans a set while it is small
+    // and marks it in a bitset (few procedures x facts, here) from 32 facts on.
+    std::size_t big = 0;
+    for (std::uint64_t seed = 0; seed < 150; ++seed) {
+        weir::test::gen_options o;
+        o.procs = 1 + static_cast<std::uint32_t>(seed % 9);
+        o.facts = static_cast<std::uint32_t>(seed % 81);
+        o.max_nodes = 10;
+        o.p_gen = 0.5;
+        o.p_kill = 0.1;
+        const problem pb = weir::test::random_problem(seed, o);
+        INFO("seed " << seed);
+        const auto sets = detail::fact_sets(pb);
+        REQUIRE(sets == naive_fact_sets(pb));
+        big += largest(sets) > 32;
+    }
+    CHECK(big >= 10);  // the bitset path ran
+
+    // Procedures x facts above 2^27: sets past 32 facts go to the hash set. Procedure
+    // 0 gens 40 facts and calls procedure 1 with `id` both ways; procedure 1 gens
+    // 5 more, which return; the other 4198 procedures are a start and an exit.
+    problem pb;
+    for (std::uint32_t i = 1; i <= 32000; ++i) pb.facts.push_back("f" + std::to_string(i));
+    auto ff_gen = [](fact_id first, fact_id last) {
+        flow_function f = flow_function::id();
+        for (fact_id g = first; g <= last; ++g) f.gen.push_back(g);
+        return f;
+    };
+    for (proc_id p = 0; p < 4200; ++p) {
+        const node_id s0 = static_cast<node_id>(pb.nodes.size());
+        pb.procs.push_back({"p" + std::to_string(p), s0, s0 + (p == 0 ? 3 : 1)});
+        for (std::uint32_t k = 0; k < (p == 0 ? 4u : 2u); ++k) pb.nodes.push_back({"n" + std::to_string(s0 + k), p});
+        if (p == 0) {  // start -> site, call p1, retsite -> exit
+            pb.flows.push_back({s0, s0 + 1, ff_gen(1, 40)});
+            pb.flows.push_back({s0 + 2, s0 + 3, flow_function::id()});
+            pb.calls.push_back({s0 + 1, 1, s0 + 2, flow_function::id(), flow_function::id()});
+        } else {
+            pb.flows.push_back({s0, s0 + 1, p == 1 ? ff_gen(41, 45) : flow_function::id()});
+        }
+    }
+    pb.seeds.push_back({pb.procs[2].start, 100});
+    REQUIRE(std::uint64_t{pb.procs.size()} * pb.fact_count() > (std::uint64_t{1} << 27));
+    const auto sets = detail::fact_sets(pb);
+    REQUIRE(sets == naive_fact_sets(pb));
+    CHECK(sets[0].size() == 46);  // 0 and f1..f45: the hash-set path ran
+    CHECK(sets[1].size() == 46);
+    CHECK(sets[2] == std::vector<fact_id>{0, 100});
 }

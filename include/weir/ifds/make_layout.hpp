@@ -195,18 +195,27 @@ inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
     const std::size_t np = pb.procs.size();
     const std::size_t nn = pb.nodes.size();
 
-    // Intraprocedural gens/pairs per procedure (flow edges and ctrflows), sorted by source.
-    std::vector<std::vector<std::pair<fact_id, fact_id>>> local(np);
-    auto add_local = [&](proc_id p, const flow_function& ff) {
-        for (fact_id g : ff.gen) local[p].emplace_back(zero_fact, g);
-        for (auto pr : ff.pairs) local[p].push_back(pr);
+    // Intraprocedural gens/pairs per procedure (flow edges and ctrflows), sorted
+    // by source: procedure p's are local[local_off[p] .. local_end[p]).
+    std::vector<std::size_t> local_off(np + 1, 0), local_end(np);
+    auto each_local = [&](auto&& visit) {  // visit(p, ff) for every flow and call-to-return function
+        for (const flow_edge& e : pb.flows) visit(pb.nodes[e.from].proc, e.ff);
+        for (const auto& [site, ff] : pb.ctrflows)
+            if (site < nn) visit(pb.nodes[site].proc, ff);
     };
-    for (const flow_edge& e : pb.flows) add_local(pb.nodes[e.from].proc, e.ff);
-    for (const auto& [site, ff] : pb.ctrflows)
-        if (site < nn) add_local(pb.nodes[site].proc, ff);
-    for (auto& v : local) {
-        std::sort(v.begin(), v.end());
-        v.erase(std::unique(v.begin(), v.end()), v.end());
+    each_local([&](proc_id p, const flow_function& ff) { local_off[p + 1] += ff.gen.size() + ff.pairs.size(); });
+    for (std::size_t p = 0; p < np; ++p) local_off[p + 1] += local_off[p];
+    std::vector<std::pair<fact_id, fact_id>> local(local_off[np]);
+    std::copy(local_off.begin(), local_off.end() - 1, local_end.begin());
+    each_local([&](proc_id p, const flow_function& ff) {
+        for (fact_id g : ff.gen) local[local_end[p]++] = {zero_fact, g};
+        for (auto pr : ff.pairs) local[local_end[p]++] = pr;
+    });
+    for (std::size_t p = 0; p < np; ++p) {
+        const auto b = local.begin() + static_cast<std::ptrdiff_t>(local_off[p]);
+        const auto e = local.begin() + static_cast<std::ptrdiff_t>(local_end[p]);
+        std::sort(b, e);
+        local_end[p] = static_cast<std::size_t>(std::unique(b, e) - local.begin());
     }
 
     // Call edges out of and into each procedure.
@@ -221,12 +230,17 @@ inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
         out_off[p + 1] += out_off[p];
         in_off[p + 1] += in_off[p];
     }
-    std::vector<std::uint32_t> out_ce(nc), in_ce(nc);
+    // out_ce/in_ce: the call edges out of and into each procedure; out_proc/in_proc:
+    // the procedure at their other end (the callee, the caller), read in the loop below
+    std::vector<std::uint32_t> out_ce(nc), in_ce(nc), out_proc(nc), in_proc(nc);
     {
         std::vector<std::uint32_t> po(out_off.begin(), out_off.end() - 1), pi(in_off.begin(), in_off.end() - 1);
         for (std::uint32_t i = 0; i < nc; ++i) {
             const call_edge& c = pb.calls[i];
-            out_ce[po[pb.nodes[c.site].proc]++] = i;
+            const proc_id caller = pb.nodes[c.site].proc;
+            out_proc[po[caller]] = c.callee;
+            out_ce[po[caller]++] = i;
+            in_proc[pi[c.callee]] = caller;
             in_ce[pi[c.callee]++] = i;
             cf[i] = closure_ff::of(c.callflow);
             rf[i] = closure_ff::of(c.retflow);
@@ -237,13 +251,19 @@ inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
     std::vector<std::size_t> done(np, 0);
     std::vector<char> queued(np, 0);
     std::vector<proc_id> work;
-    // Membership: a dense bitset when procedures x facts is small, else a hash set.
+    // Membership: a scan of the procedure's own set while it holds fewer than
+    // `small_set` facts (most procedures; the scan stays in one short array,
+    // where a table over all procedures misses the cache on every probe), then
+    // a dense bitset when procedures x facts is small, else a hash set.
+    constexpr std::size_t small_set = 32;
     const std::uint64_t nf = pb.fact_count();
     const bool dense = std::uint64_t{np} * nf <= (std::uint64_t{1} << 27);
-    std::vector<std::uint64_t> dense_bits(dense ? (std::uint64_t{np} * nf + 63) / 64 : 0, 0);
-    flat_u64_set member(dense ? 0 : np * 8 + pb.seeds.size());
-    auto insert = [&](proc_id p, fact_id f) {
+    std::vector<char> large(np, 0);           // the procedure's set is in the bitset or hash set
+    std::vector<std::uint64_t> dense_bits;    // allocated for the first large set
+    flat_u64_set member;
+    auto mark = [&](proc_id p, fact_id f) {  // true when (p, f) was not marked
         if (dense) {
+            if (dense_bits.empty()) dense_bits.assign((std::uint64_t{np} * nf + 63) / 64, 0);
             const std::uint64_t b = std::uint64_t{p} * nf + f;
             const std::uint64_t m = std::uint64_t{1} << (b & 63);
             if (dense_bits[b >> 6] & m) return false;
@@ -251,6 +271,16 @@ inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
             return true;
         }
         return member.insert((std::uint64_t{p} << 32) | f);
+    };
+    auto insert = [&](proc_id p, fact_id f) {  // true when f is new to p's set
+        if (!large[p]) {
+            const std::vector<fact_id>& s = sets[p];
+            if (std::find(s.begin(), s.end(), f) != s.end()) return false;
+            if (s.size() + 1 < small_set) return true;
+            large[p] = 1;  // the set reaches small_set facts with f: mark them all from now on
+            for (fact_id g : s) mark(p, g);
+        }
+        return mark(p, f);
     };
     auto add = [&](proc_id p, fact_id f) {
         if (insert(p, f)) {
@@ -271,20 +301,15 @@ inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
         while (done[p] < sets[p].size()) {
             const fact_id f = sets[p][done[p]++];
             {
-                const auto& v = local[p];
-                auto lo = std::lower_bound(v.begin(), v.end(), std::pair<fact_id, fact_id>(f, 0));
-                for (; lo != v.end() && lo->first == f; ++lo) add(p, lo->second);
+                const auto end = local.begin() + static_cast<std::ptrdiff_t>(local_end[p]);
+                auto lo = std::lower_bound(local.begin() + static_cast<std::ptrdiff_t>(local_off[p]), end,
+                                           std::pair<fact_id, fact_id>(f, 0));
+                for (; lo != end && lo->first == f; ++lo) add(p, lo->second);
             }
-            for (std::uint32_t i = out_off[p]; i < out_off[p + 1]; ++i) {
-                const std::uint32_t ce = out_ce[i];
-                const proc_id q = pb.calls[ce].callee;
-                cf[ce].image(f, [&](fact_id t) { add(q, t); });
-            }
-            for (std::uint32_t i = in_off[p]; i < in_off[p + 1]; ++i) {
-                const std::uint32_t ce = in_ce[i];
-                const proc_id caller = pb.nodes[pb.calls[ce].site].proc;
-                rf[ce].image(f, [&](fact_id t) { add(caller, t); });
-            }
+            for (std::uint32_t i = out_off[p]; i < out_off[p + 1]; ++i)
+                cf[out_ce[i]].image(f, [&, q = out_proc[i]](fact_id t) { add(q, t); });
+            for (std::uint32_t i = in_off[p]; i < in_off[p + 1]; ++i)
+                rf[in_ce[i]].image(f, [&, caller = in_proc[i]](fact_id t) { add(caller, t); });
         }
     }
     for (auto& s : sets) std::sort(s.begin(), s.end());
