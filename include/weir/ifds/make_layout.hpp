@@ -78,35 +78,44 @@ private:
     std::size_t count_ = 0;
 };
 
-/// A flow function reduced to what the fact-set closure needs: the identity
-/// flag, the sorted kill list and the (source, target) pairs sorted by source
-/// (gens appear as (0, g)).
-struct closure_ff {
-    bool identity = false;
+/// Flow functions reduced to what the fact-set closure needs, in flat arrays
+/// (one allocation per array, not per function): per function i, the
+/// identity flag, the sorted kill list `kill[kill_off[i] .. kill_off[i+1])`
+/// and the (source, target) pairs sorted by source, gens appearing as (0, g),
+/// `pairs[pair_off[i] .. pair_off[i+1])`.
+struct closure_ffs {
+    std::vector<char> identity;
+    std::vector<std::size_t> kill_off{0}, pair_off{0};
     std::vector<fact_id> kill;
     std::vector<std::pair<fact_id, fact_id>> pairs;
 
-    /// Builds the reduced form of `ff`.
-    static closure_ff of(const flow_function& ff) {
-        closure_ff c;
-        c.identity = ff.identity;
-        c.kill = ff.kill;
-        std::sort(c.kill.begin(), c.kill.end());
-        c.kill.erase(std::unique(c.kill.begin(), c.kill.end()), c.kill.end());
-        c.pairs.reserve(ff.gen.size() + ff.pairs.size());
-        for (fact_id g : ff.gen) c.pairs.emplace_back(zero_fact, g);
-        for (auto pr : ff.pairs) c.pairs.push_back(pr);
-        std::sort(c.pairs.begin(), c.pairs.end());
-        c.pairs.erase(std::unique(c.pairs.begin(), c.pairs.end()), c.pairs.end());
-        return c;
+    /// Appends the reduced form of `ff` as the next function.
+    void add(const flow_function& ff) {
+        identity.push_back(ff.identity);
+        const std::size_t k0 = kill.size(), p0 = pairs.size();
+        kill.insert(kill.end(), ff.kill.begin(), ff.kill.end());
+        std::sort(kill.begin() + static_cast<std::ptrdiff_t>(k0), kill.end());
+        kill.erase(std::unique(kill.begin() + static_cast<std::ptrdiff_t>(k0), kill.end()), kill.end());
+        for (fact_id g : ff.gen) pairs.emplace_back(zero_fact, g);
+        pairs.insert(pairs.end(), ff.pairs.begin(), ff.pairs.end());
+        std::sort(pairs.begin() + static_cast<std::ptrdiff_t>(p0), pairs.end());
+        pairs.erase(std::unique(pairs.begin() + static_cast<std::ptrdiff_t>(p0), pairs.end()), pairs.end());
+        kill_off.push_back(kill.size());
+        pair_off.push_back(pairs.size());
     }
-    /// Calls `out(t)` for every target of source fact `f` (f ≠ 0 for the
-    /// identity part; `0 → 0` is left out, the zero fact is in every set).
+    /// Calls `out(t)` for every target of source fact `f` under function `i`
+    /// (f ≠ 0 for the identity part; `0 → 0` is left out, the zero fact is in
+    /// every set).
     template <class Out>
-    void image(fact_id f, Out&& out) const {
-        if (identity && f != zero_fact && !std::binary_search(kill.begin(), kill.end(), f)) out(f);
-        auto lo = std::lower_bound(pairs.begin(), pairs.end(), std::pair<fact_id, fact_id>(f, 0));
-        for (; lo != pairs.end() && lo->first == f; ++lo) out(lo->second);
+    void image(std::size_t i, fact_id f, Out&& out) const {
+        if (identity[i] && f != zero_fact &&
+            !std::binary_search(kill.begin() + static_cast<std::ptrdiff_t>(kill_off[i]),
+                                kill.begin() + static_cast<std::ptrdiff_t>(kill_off[i + 1]), f))
+            out(f);
+        const auto end = pairs.begin() + static_cast<std::ptrdiff_t>(pair_off[i + 1]);
+        auto lo = std::lower_bound(pairs.begin() + static_cast<std::ptrdiff_t>(pair_off[i]), end,
+                                   std::pair<fact_id, fact_id>(f, 0));
+        for (; lo != end && lo->first == f; ++lo) out(lo->second);
     }
 };
 
@@ -220,7 +229,7 @@ inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
 
     // Call edges out of and into each procedure.
     const std::size_t nc = pb.calls.size();
-    std::vector<closure_ff> cf(nc), rf(nc);
+    closure_ffs cf, rf;  // per call edge: its callflow and retflow
     std::vector<std::uint32_t> out_off(np + 1, 0), in_off(np + 1, 0);
     for (const call_edge& c : pb.calls) {
         ++out_off[pb.nodes[c.site].proc + 1];
@@ -242,8 +251,8 @@ inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
             out_ce[po[caller]++] = i;
             in_proc[pi[c.callee]] = caller;
             in_ce[pi[c.callee]++] = i;
-            cf[i] = closure_ff::of(c.callflow);
-            rf[i] = closure_ff::of(c.retflow);
+            cf.add(c.callflow);
+            rf.add(c.retflow);
         }
     }
 
@@ -307,9 +316,9 @@ inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
                 for (; lo != end && lo->first == f; ++lo) add(p, lo->second);
             }
             for (std::uint32_t i = out_off[p]; i < out_off[p + 1]; ++i)
-                cf[out_ce[i]].image(f, [&, q = out_proc[i]](fact_id t) { add(q, t); });
+                cf.image(out_ce[i], f, [&, q = out_proc[i]](fact_id t) { add(q, t); });
             for (std::uint32_t i = in_off[p]; i < in_off[p + 1]; ++i)
-                rf[in_ce[i]].image(f, [&, caller = in_proc[i]](fact_id t) { add(caller, t); });
+                rf.image(in_ce[i], f, [&, caller = in_proc[i]](fact_id t) { add(caller, t); });
         }
     }
     for (auto& s : sets) std::sort(s.begin(), s.end());
