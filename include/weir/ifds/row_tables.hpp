@@ -455,9 +455,10 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
             };
             out_of(n);
             for (std::uint32_t m : nodes) out_of(m);
-            // by target, stably (an insertion sort: a root has a few edges out)
-            for (std::size_t i = 1; i < n_outs; ++i)
-                for (std::size_t k = i; k > 0 && outs[k].first < outs[k - 1].first; --k) std::swap(outs[k], outs[k - 1]);
+            // by target, stably; a root with one edge out (most of them) is in order already
+            const auto outs_end = outs.begin() + static_cast<std::ptrdiff_t>(n_outs);
+            auto by_dst = [](const auto& a, const auto& b) { return a.first < b.first; };
+            if (!std::is_sorted(outs.begin(), outs_end, by_dst)) std::stable_sort(outs.begin(), outs_end, by_dst);
             for (std::size_t i = 0; i < n_outs;) {
                 std::size_t j = i + 1;
                 for (; j < n_outs && outs[j].first == outs[i].first; ++j) unite(outs[i].second, outs[j].second);
