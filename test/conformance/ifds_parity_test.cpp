@@ -89,6 +89,25 @@ TEMPLATE_LIST_TEST_CASE("resident solver equals tabulation on larger generated p
     }
 }
 
+TEMPLATE_LIST_TEST_CASE("resident solver equals tabulation on procedures of many facts", "[ifds][parity]",
+                        backend_list) {
+    // Callers of up to 64 facts return through one or two words of masks per
+    // callee fact (row_tables' call tables), wider ones through the layout's
+    // return relation: both, within one problem.
+    TestType b;
+    weir::test::gen_options o;
+    for (std::uint64_t seed = 2000; seed < 2004; ++seed) {
+        o.procs = 2 + seed % 3;
+        o.facts = 30 + 35 * (seed % 3);
+        o.min_nodes = 4, o.max_nodes = 8;
+        o.p_gen = o.p_pair = 0.7;
+        o.p_kill = 0.5, o.p_call = 0.4;
+        o.seeds = 1 + seed % 2;
+        if (seed % 2) o.facts = 100, o.min_nodes = 8, o.max_nodes = 12, o.p_gen = o.p_pair = 0.9;  // callers of over 64 facts
+        check_parity(b, weir::test::random_problem(seed, o), seed);
+    }
+}
+
 TEMPLATE_LIST_TEST_CASE("resident solver grows its frontier and reuses buffers across a batch", "[ifds][resident]",
                         backend_list) {
     TestType b;

@@ -445,3 +445,68 @@ TEST_CASE("row tables: on random problems the skipping tables are exact", "[ifds
     CHECK(derived_loops > 0);
     CHECK(derived_wide > 0);
 }
+
+TEST_CASE("row tables: the call tables hold the layout's call and return relations", "[ifds][rows][random]") {
+    namespace f = vyre::ops::ifds_rows;
+    std::uint64_t with_masks = 0, without_masks = 0, two_word_masks = 0;
+    for (std::uint64_t seed = 0; seed < 60; ++seed) {
+        weir::test::gen_options o;
+        // small procedures, and ones of up to about 64 facts and wider (facts
+        // mentioned in many flow functions)
+        o.procs = 2 + static_cast<std::uint32_t>(seed % 3);
+        o.facts = 30 + 35 * static_cast<std::uint32_t>(seed % 3);
+        o.min_nodes = 4, o.max_nodes = seed % 2 ? 8 : 14;
+        o.p_gen = o.p_pair = seed % 2 ? 0.7 : 0.9;
+        o.p_kill = 0.5, o.p_call = 0.4;
+        if (seed % 5 == 0) o.facts = 3, o.p_gen = o.p_pair = 0.25;
+        const layout L = make_layout(weir::test::random_problem(seed, o));
+        INFO("seed " << seed);
+        for (const row_form form : {row_form::all_nodes, row_form::skip_derived}) {
+            const row_tables t = make_row_tables(L, form);
+            // a call site's rows of call_off, and no row for any other node
+            REQUIRE(t.site_row.size() == L.num_nodes);
+            for (std::uint32_t n = 0; n < L.num_nodes; ++n) {
+                if (!(L.node_kind[n] & kind_call_site)) {
+                    CHECK(t.site_row[n] == ~0u);
+                    continue;
+                }
+                REQUIRE(std::uint64_t(t.site_row[n]) + L.node_fact_count[n] < t.site_call_off.size());
+                for (std::uint32_t d = 0; d <= L.node_fact_count[n]; ++d)
+                    CHECK(t.site_call_off[t.site_row[n] + d] == L.call_off[L.row_base[n] + d]);
+            }
+            // each call edge's record, and its return flow as masks where the caller has at most 64 facts
+            REQUIRE(t.ce_info.size() == L.ce_site.size() * call_edge_info_words);
+            for (std::size_t ce = 0; ce < L.ce_site.size(); ++ce) {
+                const std::uint32_t* info = t.ce_info.data() + ce * call_edge_info_words;
+                const std::uint32_t q = L.ce_callee[ce], fq = L.fact_count(q), fc = L.node_fact_count[L.ce_site[ce]];
+                CHECK(info[f::ce_start] == L.proc_start[q]);
+                CHECK(info[f::ce_exit] == L.proc_exit[q]);
+                CHECK(info[f::ce_callee_facts] == fq);
+                CHECK(info[f::ce_exit_word] == L.pe_word[L.proc_exit[q]]);
+                CHECK(info[f::ce_retsite] == L.ce_retsite[ce]);
+                CHECK(info[f::ce_site_facts] == fc);
+                const std::uint32_t w = info[f::ce_mask_words];
+                CHECK(w == (fc <= 64 ? (fc + 31) / 32 : 0u));
+                if (w == 0) {
+                    ++without_masks;
+                    continue;
+                }
+                ++with_masks;
+                two_word_masks += w == 2;
+                REQUIRE(std::uint64_t(info[f::ce_mask_first]) + std::uint64_t(fq) * w <= t.ret_mask.size());
+                for (std::uint32_t d4 = 0; d4 < fq; ++d4) {
+                    row expect(w, 0);
+                    const std::uint32_t rr = L.ret_row[ce] + d4;
+                    for (std::uint32_t k = L.ret_off[rr]; k < L.ret_off[rr + 1]; ++k) expect[L.ret_fact[k] / 32] |= 1u << (L.ret_fact[k] % 32);
+                    const row got(t.ret_mask.begin() + info[f::ce_mask_first] + d4 * w,
+                                  t.ret_mask.begin() + info[f::ce_mask_first] + (d4 + 1) * w);
+                    CHECK(got == expect);
+                }
+            }
+        }
+    }
+    // the seeds reached every case: one- and two-word masks, and callers without masks
+    CHECK(with_masks > 0);
+    CHECK(two_word_masks > 0);
+    CHECK(without_masks > 0);
+}

@@ -131,7 +131,7 @@ VYRE_IFDS_INLINE std::uint32_t or_into(std::uint32_t& w, std::uint32_t m) {
 /// ORs `m` into word `i` (nothing when out of range); returns the word's old
 /// value, or `m` itself when out of range (so those bits never count as new).
 template <bool Atomic>
-std::uint32_t or_word(const words& pe, std::uint64_t i, std::uint32_t m) {
+VYRE_IFDS_INLINE std::uint32_t or_word(const words& pe, std::uint64_t i, std::uint32_t m) {
     if (m == 0) return 0;
     if (i >= pe.n) return m;
     return or_into<Atomic>(pe.p[i], m);

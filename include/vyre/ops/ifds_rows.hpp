@@ -6,9 +6,19 @@
 /// row at once, so identity-like flow functions cost one word operation per
 /// 32 facts instead of one step per fact.
 ///
-/// Arguments (all u32): the 25 tables of `ifds_expand`, then the 7 row tables
+/// Arguments (all u32): the 25 tables of `ifds_expand`, then the 11 row tables
 /// of `weir::ifds::row_tables` (edge_off, edge_dst, edge_mask_off, edge_mask,
-/// edge_x_off, edge_x_src, edge_x_dst), then pe, fin, fout, counters.
+/// edge_x_off, edge_x_src, edge_x_dst, then the call tables site_row,
+/// site_call_off, ce_info and ret_mask), then pe, fin, fout, counters.
+///
+/// The call tables give a call site's expansion what it reads per call edge
+/// in few places: `site_row[n]` (~0u: none) indexes `site_call_off`, which
+/// holds the call site's F + 1 offsets into `call_ce`/`call_fact` (the
+/// graph's `call_off` rows of that site, without the other nodes' rows);
+/// `ce_info` holds `ce_info_words` words per call edge (`ce_field`); and
+/// `ret_mask` holds, for a call edge with `ce_mask_words` = w > 0, the
+/// return flow as masks: w words over the caller's facts per callee fact,
+/// from `ce_mask_first` (w = 0: the op maps through `ret_off`/`ret_fact`).
 /// A frontier entry is 4 words: node, context, chunk k, and a mask of the
 /// facts 32k..32k+31 of row (node, context) that are new. counters =
 /// [in_count, out_count, out_capacity, 0] as for `ifds_expand`: entries that
@@ -32,7 +42,23 @@ using ifds::tables;
 using ifds::words;
 
 /// Row-table indices, after the 25 tables of `ifds_expand`.
-enum row_table : std::uint32_t { edge_off, edge_dst, edge_mask_off, edge_mask, edge_x_off, edge_x_src, edge_x_dst, row_table_count };
+enum row_table : std::uint32_t {
+    edge_off, edge_dst, edge_mask_off, edge_mask, edge_x_off, edge_x_src, edge_x_dst,
+    site_row, site_call_off, ce_info, ret_mask,
+    row_table_count
+};
+/// The fields of a call edge's `ce_info` record.
+enum ce_field : std::uint32_t {
+    ce_start,         ///< the callee's start node
+    ce_exit,          ///< the callee's exit node
+    ce_callee_facts,  ///< the callee's fact count
+    ce_exit_word,     ///< `pe_word` of the exit node
+    ce_mask_first,    ///< first word of the edge's return masks in `ret_mask`
+    ce_mask_words,    ///< words per return mask (the caller's facts / 32, rounded up), 0: no masks
+    ce_retsite,       ///< the return site
+    ce_site_facts,    ///< the caller's fact count
+    ce_info_words
+};
 /// Argument positions.
 inline constexpr std::uint32_t arg_rows = ifds::table_count, arg_pe = arg_rows + row_table_count, arg_fin = arg_pe + 1,
                                arg_fout = arg_pe + 2, arg_counters = arg_pe + 3, arg_count = arg_pe + 4;
@@ -55,6 +81,11 @@ struct rows {
         return ifds::clip_range((*this)(off, i), (*this)(off, i + 1), n[elems]);
     }
 };
+
+/// Call edge `ce`'s record field `f` (0 when out of range).
+VYRE_IFDS_INLINE std::uint32_t ce_at(const rows& R, std::uint32_t ce, ce_field f) {
+    return R(ce_info, std::uint64_t(ce) * ce_info_words + f);
+}
 
 /// Reads `len` (≤ 32) bits at global bit position `pos` of the bitset.
 inline std::uint32_t read_bits(const words& pe, std::uint64_t pos, std::uint32_t len) {
@@ -112,6 +143,30 @@ VYRE_IFDS_INLINE std::uint32_t chunk_mask(std::uint32_t F, std::uint32_t k) {
     return len == 32 ? ~0u : (1u << len) - 1;
 }
 
+/// ORs into `out` (`words` words over the caller's facts, F of them) the
+/// caller facts that call edge `ce` returns callee fact `d4` to: from its
+/// return mask when it has masks, else through the graph's `ret_off`/`ret_fact`.
+/// Returns whether it added any bit.
+VYRE_IFDS_INLINE bool map_return(const ifds::tables& T, const rows& R, std::uint32_t ce, std::uint32_t d4,
+                                 std::uint32_t mask_first, std::uint32_t mask_words, std::uint32_t* out,
+                                 std::uint32_t words, std::uint32_t F) {
+    std::uint32_t any = 0;
+    if (mask_words != 0) {
+        const std::uint64_t at = std::uint64_t(mask_first) + std::uint64_t(d4) * mask_words;
+        for (std::uint32_t j = 0; j < std::min(mask_words, words); ++j) {
+            const std::uint32_t m = R(ret_mask, at + j) & chunk_mask(F, j);
+            out[j] |= m, any |= m;
+        }
+        return any != 0;
+    }
+    const std::uint64_t rr = std::uint64_t(T(ifds::ret_row, ce)) + d4;
+    for (auto [t, t_end] = T.range(ifds::ret_off, rr, ifds::ret_fact); t < t_end; ++t) {
+        const std::uint32_t d5 = T(ifds::ret_fact, t);
+        if (d5 < F) out[d5 / 32] |= 1u << (d5 % 32), any = 1;
+    }
+    return any != 0;
+}
+
 /// Per-thread scratch for one entry's expansion: masks over a procedure's
 /// facts (`b`, and `a` for the extra pairs of an edge), or a list of facts
 /// (`a` in the exit case: the caller facts that enter the context).
@@ -161,24 +216,25 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
         const std::uint32_t r = T(retsite, n);
         std::uint32_t* ret = zeroed_words(W, sc.small_b, sc.b);  // facts to add at the return site, context c
         bool any = false;
+        const std::uint32_t sr = R(site_row, n);  // the site's offsets in site_call_off (~0u: the graph's call_off)
         for (std::uint32_t bits = delta; bits; bits &= bits - 1) {
             const std::uint32_t d = 32 * k + static_cast<std::uint32_t>(std::countr_zero(bits));
-            const std::uint64_t row = std::uint64_t(T(row_base, n)) + d;
-            for (auto [ce_i, ce_end] = T.range(call_off, row, call_ce); ce_i < ce_end; ++ce_i) {
-                const std::uint32_t ce = T(call_ce, ce_i), d3 = T(call_fact, ce_i), q = T(ce_callee, ce);
-                const std::uint32_t sq = T(proc_start, q), xq = T(proc_exit, q), fq = T.facts(sq);
-                if (d3 >= fq) continue;
+            auto [ce_i, ce_end] = sr != ~0u ? ifds::clip_range(R(site_call_off, std::uint64_t(sr) + d),
+                                                               R(site_call_off, std::uint64_t(sr) + d + 1), T.n[call_ce])
+                                            : T.range(call_off, std::uint64_t(T(row_base, n)) + d, call_ce);
+            for (; ce_i < ce_end; ++ce_i) {
+                const std::uint32_t ce = T(call_ce, ce_i), d3 = T(call_fact, ce_i);
+                const std::uint32_t sq = ce_at(R, ce, ce_start), fq = ce_at(R, ce, ce_callee_facts);
+                if (d3 >= fq || fq > T.max_facts) continue;
                 sink.add(sq, d3, d3 / 32, 1u << (d3 % 32));
                 // a sink that indexes caller contexts (ifds_solve's) records this one before reading the exit
                 if constexpr (requires { sink.enter(ce, d3, c); }) sink.enter(ce, d3, c);
+                const std::uint64_t exit_row = std::uint64_t(ce_at(R, ce, ce_exit_word)) * 32 + std::uint64_t(d3) * fq;
+                const std::uint32_t mask_first = ce_at(R, ce, ce_mask_first), mask_words = ce_at(R, ce, ce_mask_words);
                 for (std::uint32_t j = 0; 32 * j < fq; ++j) {
-                    for (std::uint32_t x = read_bits(pe, row_pos(T, xq, d3, j), chunk_len(fq, j)); x; x &= x - 1) {
+                    for (std::uint32_t x = read_bits(pe, exit_row + 32ull * j, chunk_len(fq, j)); x; x &= x - 1) {
                         const std::uint32_t d4 = 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
-                        const std::uint64_t rr = std::uint64_t(T(ret_row, ce)) + d4;
-                        for (auto [t, t_end] = T.range(ret_off, rr, ret_fact); t < t_end; ++t) {
-                            const std::uint32_t d5 = T(ret_fact, t);
-                            if (d5 < F) ret[d5 / 32] |= 1u << (d5 % 32), any = true;
-                        }
+                        any |= map_return(T, R, ce, d4, mask_first, mask_words, ret, W, F);
                     }
                 }
             }
@@ -190,8 +246,9 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
     if (kind & 2u) {  // exit: return to every caller context that reaches a matching call
         const std::uint32_t p = T(node_proc, n);
         for (auto [k3, k3_end] = T.range(callers_off, p, callers_ce); k3 < k3_end; ++k3) {
-            const std::uint32_t ce3 = T(callers_ce, k3), site = T(ce_site, ce3), r3 = T(ce_retsite, ce3);
-            const std::uint32_t fcs = T.facts(site), ws = (fcs + 31) / 32;
+            const std::uint32_t ce3 = T(callers_ce, k3), r3 = ce_at(R, ce3, ce_retsite);
+            const std::uint32_t fcs = ce_at(R, ce3, ce_site_facts), ws = (fcs + 31) / 32;
+            if (fcs > T.max_facts) continue;
             // with a sink that indexes them (ifds_solve's), the caller contexts that entered context c
             std::uint32_t* entered = nullptr;
             if constexpr (requires(std::uint32_t* o) { sink.entered_row(ce3, c, o, ws); }) {
@@ -204,13 +261,10 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
             // facts to add at the return site
             std::uint32_t* ret3 = zeroed_words(ws, sc.small_b, sc.b);
             bool any = false;
+            const std::uint32_t mask_first = ce_at(R, ce3, ce_mask_first), mask_words = ce_at(R, ce3, ce_mask_words);
             for (std::uint32_t bits = delta; bits; bits &= bits - 1) {
                 const std::uint32_t d = 32 * k + static_cast<std::uint32_t>(std::countr_zero(bits));
-                const std::uint64_t rr = std::uint64_t(T(ret_row, ce3)) + d;
-                for (auto [t, t_end] = T.range(ret_off, rr, ret_fact); t < t_end; ++t) {
-                    const std::uint32_t d5 = T(ret_fact, t);
-                    if (d5 < fcs) ret3[d5 / 32] |= 1u << (d5 % 32), any = true;
-                }
+                any |= map_return(T, R, ce3, d, mask_first, mask_words, ret3, ws, fcs);
             }
             if (!any) continue;
             if (entered != nullptr) {  // return to the contexts that entered
@@ -230,6 +284,7 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
                 if (const std::uint32_t d4 = T(rcall_fact, j); d4 < fcs) sc.a.push_back(d4);
             if (sc.a.empty()) continue;
             // every caller context d0 with a path edge (site, d0, d4) for one of them
+            const std::uint32_t site = T(ce_site, ce3);
             const std::uint64_t sbase = std::uint64_t(T(pe_word, site)) * 32;
             for (std::uint32_t d0 = 0; d0 < fcs; ++d0) {
                 const std::uint64_t row = sbase + std::uint64_t(d0) * fcs;
@@ -288,7 +343,8 @@ inline result<void> expand_reference(std::span<op_arg> a) { return run_reference
 /// The op signature: 25 tables, 7 row tables, pe, fin, fout, counters.
 inline std::vector<param> signature() {
     static constexpr std::array<std::string_view, row_table_count> names = {
-        "edge_off", "edge_dst", "edge_mask_off", "edge_mask", "edge_x_off", "edge_x_src", "edge_x_dst"};
+        "edge_off", "edge_dst", "edge_mask_off", "edge_mask", "edge_x_off", "edge_x_src", "edge_x_dst",
+        "site_row", "site_call_off", "ce_info", "ret_mask"};
     std::vector<param> ps = ifds::signature();
     std::vector<param> extra;
     for (auto n : names) extra.push_back({param_kind::buffer, n, false, ir::scalar_type::u32});
