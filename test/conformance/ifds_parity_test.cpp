@@ -60,52 +60,58 @@ solution check_parity(B& backend, const problem& pb, std::uint64_t seed = 0) {
     }
     return extract_solution(L, expect.path_edges);  // equal to every resident run above
 }
+
+/// `check_parity` on the random problems of seeds [first, last), with the
+/// generator's options for each seed set by `set(options, seed)`.
+template <class B, class Set>
+void check_parity_on_seeds(B& backend, std::uint64_t first, std::uint64_t last, Set set) {
+    for (std::uint64_t seed = first; seed < last; ++seed) {
+        weir::test::gen_options o;
+        set(o, seed);
+        check_parity(backend, weir::test::random_problem(seed, o), seed);
+    }
+}
 } // namespace
 
 TEMPLATE_LIST_TEST_CASE("resident solver equals tabulation on generated problems", "[ifds][parity]", backend_list) {
     TestType b;
-    weir::test::gen_options o;
-    for (std::uint64_t seed = 0; seed < 300; ++seed) {
+    check_parity_on_seeds(b, 0, 300, [](weir::test::gen_options& o, std::uint64_t seed) {
         o.procs = 1 + seed % 6;
         o.facts = 1 + seed % 5;
         o.max_nodes = 3 + seed % 5;
         o.seeds = 1 + seed % 3;
-        check_parity(b, weir::test::random_problem(seed, o), seed);
-    }
+    });
 }
 
 TEMPLATE_LIST_TEST_CASE("resident solver equals tabulation on larger generated problems", "[ifds][parity]",
                         backend_list) {
     TestType b;
-    weir::test::gen_options o;
-    for (std::uint64_t seed = 1000; seed < 1040; ++seed) {
+    check_parity_on_seeds(b, 1000, 1040, [](weir::test::gen_options& o, std::uint64_t seed) {
         o.procs = 8 + seed % 25;
         o.facts = 4 + seed % 9;
         o.max_nodes = 4 + seed % 8;
         o.seeds = 1 + seed % 4;
         o.p_recursion = 0.2;
         o.p_mutual = 0.3;
-        check_parity(b, weir::test::random_problem(seed, o), seed);
-    }
+    });
 }
 
 TEMPLATE_LIST_TEST_CASE("resident solver equals tabulation on procedures of many facts", "[ifds][parity]",
                         backend_list) {
     // Callers of up to 64 facts return through one or two words of masks per
     // callee fact (row_tables' call tables), wider ones through the layout's
-    // return relation: both, within one problem.
+    // return relation: seeds 2000-2002 have callers of 33-64 facts, 2003
+    // callers of more.
     TestType b;
-    weir::test::gen_options o;
-    for (std::uint64_t seed = 2000; seed < 2004; ++seed) {
+    check_parity_on_seeds(b, 2000, 2004, [](weir::test::gen_options& o, std::uint64_t seed) {
         o.procs = 2 + seed % 3;
         o.facts = 30 + 35 * (seed % 3);
         o.min_nodes = 4, o.max_nodes = 8;
         o.p_gen = o.p_pair = 0.7;
         o.p_kill = 0.5, o.p_call = 0.4;
         o.seeds = 1 + seed % 2;
-        if (seed % 2) o.facts = 100, o.min_nodes = 8, o.max_nodes = 12, o.p_gen = o.p_pair = 0.9;  // callers of over 64 facts
-        check_parity(b, weir::test::random_problem(seed, o), seed);
-    }
+        if (seed % 2) o.facts = 100, o.min_nodes = 8, o.max_nodes = 12, o.p_gen = o.p_pair = 0.9;
+    });
 }
 
 TEMPLATE_LIST_TEST_CASE("resident solver grows its frontier and reuses buffers across a batch", "[ifds][resident]",
