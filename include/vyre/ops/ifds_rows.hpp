@@ -19,6 +19,7 @@
 /// `ret_mask` holds, for a call edge with `ce_mask_words` = w > 0, the
 /// return flow as masks: w words over the caller's facts per callee fact,
 /// from `ce_mask_first` (w = 0: the op maps through `ret_off`/`ret_fact`).
+///
 /// A frontier entry is 4 words: node, context, chunk k, and a mask of the
 /// facts 32k..32k+31 of row (node, context) that are new. counters =
 /// [in_count, out_count, out_capacity, 0] as for `ifds_expand`: entries that
@@ -30,6 +31,7 @@
 #include <bit>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include <vyre/core/result.hpp>
@@ -47,6 +49,11 @@ enum row_table : std::uint32_t {
     site_row, site_call_off, ce_info, ret_mask,
     row_table_count
 };
+/// The row tables' parameter names, in `row_table` order (weir binds its
+/// buffers under the same names, `weir::ifds::row_table_buffers`).
+inline constexpr std::array<std::string_view, row_table_count> row_table_names = {
+    "edge_off", "edge_dst", "edge_mask_off", "edge_mask", "edge_x_off", "edge_x_src", "edge_x_dst",
+    "site_row", "site_call_off", "ce_info", "ret_mask"};
 /// The fields of a call edge's `ce_info` record.
 enum ce_field : std::uint32_t {
     ce_start,         ///< the callee's start node
@@ -340,14 +347,11 @@ inline result<void> seed_reference(std::span<op_arg> a) { return run_reference(a
 /// Reference implementation of `ifds_rows_expand`.
 inline result<void> expand_reference(std::span<op_arg> a) { return run_reference(a, false); }
 
-/// The op signature: 25 tables, 7 row tables, pe, fin, fout, counters.
+/// The op signature: 25 tables, 11 row tables, pe, fin, fout, counters.
 inline std::vector<param> signature() {
-    static constexpr std::array<std::string_view, row_table_count> names = {
-        "edge_off", "edge_dst", "edge_mask_off", "edge_mask", "edge_x_off", "edge_x_src", "edge_x_dst",
-        "site_row", "site_call_off", "ce_info", "ret_mask"};
     std::vector<param> ps = ifds::signature();
     std::vector<param> extra;
-    for (auto n : names) extra.push_back({param_kind::buffer, n, false, ir::scalar_type::u32});
+    for (auto n : row_table_names) extra.push_back({param_kind::buffer, n, false, ir::scalar_type::u32});
     ps.insert(ps.begin() + ifds::table_count, extra.begin(), extra.end());
     return ps;
 }

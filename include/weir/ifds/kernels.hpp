@@ -20,6 +20,7 @@
 
 #include <vyre/ir/builder.hpp>
 #include <vyre/ir/program.hpp>
+#include <vyre/ops/ifds_rows.hpp>
 
 namespace weir::ifds {
 
@@ -211,9 +212,7 @@ inline vyre::ir::program op_kernel(bool seed) {
 }
 
 /// Names of the row tables (`weir::ifds::row_tables`), bound after the 25 graph tables in row mode.
-inline constexpr std::array<std::string_view, 11> row_table_buffers = {
-    "edge_off", "edge_dst", "edge_mask_off", "edge_mask", "edge_x_off", "edge_x_src", "edge_x_dst",
-    "site_row", "site_call_off", "ce_info", "ret_mask"};
+inline constexpr auto row_table_buffers = vyre::ops::ifds_rows::row_table_names;
 
 /// The round as the row-wise catalogue op (`ifds_rows_seed` / `ifds_rows_expand`,
 /// vyre/ops/ifds_rows.hpp): frontier entries carry up to 32 facts of a row.
