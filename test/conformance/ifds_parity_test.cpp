@@ -434,6 +434,57 @@ TEMPLATE_LIST_TEST_CASE("resident solver on hand-written problems", "[ifds][pari
     }
 }
 
+TEMPLATE_LIST_TEST_CASE("resident graph with row tables: leaves out the per-fact tables, serves only the row modes",
+                        "[ifds][resident]", backend_list) {
+    TestType b;
+    using device_t = weir::vyre_resident_ifds<TestType>;
+    device_t d(b);
+    weir::test::gen_options o;
+    o.procs = 6;
+    o.p_call = 0.4;
+    const layout L = make_layout(weir::test::random_problem(700, o));
+    const auto expect = tabulation_solver(L).solve().value();
+    auto full = resident_graph<device_t>::upload(d, L, false).value();
+    auto rows = resident_graph<device_t>::upload(d, L, true).value();
+    // Its bytes: the graph's tables less the six per-fact ones (one word each
+    // instead), plus the row tables.
+    const row_tables rt = make_row_tables(L);
+    REQUIRE(every_site_has_pairs(L, rt));
+    namespace t = vyre::ops::ifds;
+    std::uint64_t left_out = 0, row_bytes = 0;
+    for (const auto* v : {&L.intra_off, &L.intra_node, &L.intra_fact, &L.call_off, &L.call_ce, &L.call_fact})
+        left_out += (std::max<std::size_t>(v->size(), 1) - 1) * 4;
+    for (const auto* v : rt.tables()) row_bytes += std::max<std::size_t>(v->size(), 1) * 4;
+    REQUIRE(left_out > 0);
+    CHECK(rows->bytes() == full->bytes() - left_out + row_bytes);
+    for (std::size_t i = 0; i < graph_buffer_count; ++i)
+        CHECK(detail::left_out_with_rows(i, true) ==
+              (i == t::intra_off || i == t::intra_node || i == t::intra_fact || i == t::call_off || i == t::call_ce ||
+               i == t::call_fact));
+    // The row modes solve on it exactly; the others are refused, with what to do instead.
+    for (auto mode : all_modes) {
+        INFO("mode " << mode_name(mode));
+        resident_options opt;
+        opt.mode = mode;
+        auto s = resident_solver<device_t>::create(d, L, rows, opt);
+        if (needs_rows(mode)) {
+            REQUIRE(s.has_value());
+            auto out = s->solve();
+            REQUIRE(out.has_value());
+            CHECK(out->path_edges == expect.path_edges);
+            CHECK(out->stats.summary_edges == expect.stats.summary_edges);
+        } else {
+            REQUIRE_FALSE(s.has_value());
+            CHECK(s.error().code() == vyre::error_code::invalid_argument);
+            CHECK_THAT(s.error().message(), Catch::Contains("serves only the row modes"));
+            CHECK_THAT(s.error().fix(), Catch::Contains("upload(d, L, false)"));
+            auto on_full = resident_solver<device_t>::create(d, L, full, opt);
+            REQUIRE(on_full.has_value());
+            CHECK(on_full->solve().value().path_edges == expect.path_edges);
+        }
+    }
+}
+
 TEMPLATE_LIST_TEST_CASE("resident graph cache: hits, LRU eviction under a byte budget, graphs in use survive",
                         "[ifds][cache]", backend_list) {
     TestType b;

@@ -119,8 +119,16 @@ std::vector<bytes> corrupt_ifds_inputs(std::string_view name) {
         if (i == fi::node_kind) v.assign(8, 3);  // every node a call site and an exit
         if (i == fi::node_fc) v.assign(8, 2);
         if (i == fi::intra_off || i == fi::call_off || i == fi::ret_off || i == fi::rcall_off || i == fi::callers_off ||
-            i == fr::arg_rows + fr::edge_off || i == fr::arg_rows + fr::edge_x_off)
+            i == fr::arg_rows + fr::edge_x_off || i == fr::arg_rows + fr::site_call_off)
             v = huge_offsets;
+        if (i == fr::arg_rows + fr::node_info) {  // 8 nodes as node_kind/node_fc say, each with edges [0, 2^32 - 1)
+            v.clear();
+            for (std::uint32_t n = 0; n < 8; ++n) {
+                u32s rec(fr::node_info_words, 0);
+                rec[fr::ni_facts] = 2, rec[fr::ni_kind] = 3, rec[fr::ni_edge_end] = 0xffffffffu;
+                v.insert(v.end(), rec.begin(), rec.end());  // pe_word, retsite, site row and procedure 0
+            }
+        }
         if (i == fr::arg_rows + fr::edge_mask) v.assign(8, 0xffffffffu);
         if (i == fr::arg_rows + fr::edge_x_dst) v.assign(8, 1);
         in.push_back(to_bytes<std::uint32_t>(v));

@@ -446,7 +446,7 @@ TEST_CASE("row tables: on random problems the skipping tables are exact", "[ifds
     CHECK(derived_wide > 0);
 }
 
-TEST_CASE("row tables: the call tables hold the layout's call and return relations", "[ifds][rows][random]") {
+TEST_CASE("row tables: the call tables and node records hold the layout's relations", "[ifds][rows][random]") {
     namespace f = vyre::ops::ifds_rows;
     std::uint64_t with_masks = 0, without_masks = 0, two_word_masks = 0;
     for (std::uint64_t seed = 0; seed < 60; ++seed) {
@@ -463,16 +463,41 @@ TEST_CASE("row tables: the call tables hold the layout's call and return relatio
         INFO("seed " << seed);
         for (const row_form form : {row_form::all_nodes, row_form::skip_derived}) {
             const row_tables t = make_row_tables(L, form);
-            // a call site's rows of call_off, and no row for any other node
+            // a call site's rows of the call relation (offsets, then its pairs), and no row for any other node
             REQUIRE(t.site_row.size() == L.num_nodes);
+            CHECK(every_site_has_pairs(L, t));
             for (std::uint32_t n = 0; n < L.num_nodes; ++n) {
                 if (!(L.node_kind[n] & kind_call_site)) {
                     CHECK(t.site_row[n] == ~0u);
                     continue;
                 }
-                REQUIRE(std::uint64_t(t.site_row[n]) + L.node_fact_count[n] < t.site_call_off.size());
-                for (std::uint32_t d = 0; d <= L.node_fact_count[n]; ++d)
-                    CHECK(t.site_call_off[t.site_row[n] + d] == L.call_off[L.row_base[n] + d]);
+                const std::uint32_t sr = t.site_row[n], F = L.node_fact_count[n];
+                REQUIRE(std::uint64_t(sr) + F < t.site_call_off.size());
+                CHECK(t.site_call_off[sr] == sr + F + 1);  // the pairs follow the offsets
+                for (std::uint32_t d = 0; d < F; ++d) {
+                    const std::uint32_t b = t.site_call_off[sr + d], e = t.site_call_off[sr + d + 1];
+                    REQUIRE(b <= e);
+                    REQUIRE(e <= t.site_call_off.size());
+                    std::vector<std::pair<std::uint32_t, std::uint32_t>> got, want;
+                    for (std::uint32_t i = b; i + 1 < e; i += 2) got.emplace_back(t.site_call_off[i], t.site_call_off[i + 1]);
+                    for (std::uint32_t i = L.call_off[L.row_base[n] + d]; i < L.call_off[L.row_base[n] + d + 1]; ++i)
+                        want.emplace_back(L.call_ce[i], L.call_fact[i]);
+                    CHECK((e - b) % 2 == 0);
+                    CHECK(got == want);
+                }
+            }
+            // each node's record: what the ops read about it
+            REQUIRE(t.node_info.size() == std::size_t(L.num_nodes) * node_info_words);
+            for (std::uint32_t n = 0; n < L.num_nodes; ++n) {
+                const std::uint32_t* info = t.node_info.data() + std::size_t(n) * node_info_words;
+                CHECK(info[f::ni_facts] == L.node_fact_count[n]);
+                CHECK(info[f::ni_pe_word] == L.pe_word[n]);
+                CHECK(info[f::ni_edge_begin] == t.edge_off[n]);
+                CHECK(info[f::ni_edge_end] == t.edge_off[n + 1]);
+                CHECK(info[f::ni_kind] == L.node_kind[n]);
+                CHECK(info[f::ni_retsite] == L.node_retsite[n]);
+                CHECK(info[f::ni_site_row] == t.site_row[n]);
+                CHECK(info[f::ni_proc] == L.node_proc[n]);
             }
             // each call edge's record, and its return flow as masks where the caller has at most 64 facts
             REQUIRE(t.ce_info.size() == L.ce_site.size() * call_edge_info_words);

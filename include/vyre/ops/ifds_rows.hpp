@@ -6,19 +6,26 @@
 /// row at once, so identity-like flow functions cost one word operation per
 /// 32 facts instead of one step per fact.
 ///
-/// Arguments (all u32): the 25 tables of `ifds_expand`, then the 11 row tables
-/// of `weir::ifds::row_tables` (edge_off, edge_dst, edge_mask_off, edge_mask,
-/// edge_x_off, edge_x_src, edge_x_dst, then the call tables site_row,
-/// site_call_off, ce_info and ret_mask), then pe, fin, fout, counters.
+/// Arguments (all u32): the 25 tables of `ifds_expand`, then the 10 row tables
+/// of `weir::ifds::row_tables` (edge_dst, edge_mask_off, edge_mask,
+/// edge_x_off, edge_x_src, edge_x_dst, then the call tables site_call_off,
+/// ce_info and ret_mask, and node_info), then pe, fin, fout, counters. Of the
+/// 25, the row ops never read intra_off, intra_node and intra_fact, nor
+/// call_off, call_ce and call_fact when every call site has a site row
+/// (weir then leaves them out, `weir::ifds::detail::left_out_with_rows`).
 ///
-/// The call tables give a call site's expansion what it reads per call edge
-/// in few places: `site_row[n]` (~0u: none) indexes `site_call_off`, which
-/// holds the call site's F + 1 offsets into `call_ce`/`call_fact` (the
-/// graph's `call_off` rows of that site, without the other nodes' rows);
-/// `ce_info` holds `ce_info_words` words per call edge (`ce_field`); and
-/// `ret_mask` holds, for a call edge with `ce_mask_words` = w > 0, the
-/// return flow as masks: w words over the caller's facts per callee fact,
-/// from `ce_mask_first` (w = 0: the op maps through `ret_off`/`ret_fact`).
+/// `node_info` holds `node_info_words` words per node (`node_field`): its
+/// facts, bitset word, edge range (into edge_dst), kind, return site, site
+/// row and procedure, which the ops read there rather than from seven
+/// tables. A call site's site row (~0u: none) indexes `site_call_off`, which holds the site's
+/// F + 1 offsets (word positions in `site_call_off` itself) followed by its
+/// (call edge, callee fact) pairs, two words each: fact d's pairs lie in
+/// [off[d], off[d+1]). Without a site row the op reads the graph's
+/// `call_off`/`call_ce`/`call_fact`. `ce_info` holds `ce_info_words` words
+/// per call edge (`ce_field`); `ret_mask` holds, for a call edge with
+/// `ce_mask_words` = w > 0, the return flow as masks: w words over the
+/// caller's facts per callee fact, from `ce_mask_first` (w = 0: the op maps
+/// through `ret_off`/`ret_fact`).
 ///
 /// A frontier entry is 4 words: node, context, chunk k, and a mask of the
 /// facts 32k..32k+31 of row (node, context) that are new. counters =
@@ -45,15 +52,15 @@ using ifds::words;
 
 /// Row-table indices, after the 25 tables of `ifds_expand`.
 enum row_table : std::uint32_t {
-    edge_off, edge_dst, edge_mask_off, edge_mask, edge_x_off, edge_x_src, edge_x_dst,
-    site_row, site_call_off, ce_info, ret_mask,
+    edge_dst, edge_mask_off, edge_mask, edge_x_off, edge_x_src, edge_x_dst,
+    site_call_off, ce_info, ret_mask, node_info,
     row_table_count
 };
 /// The row tables' parameter names, in `row_table` order (weir binds its
 /// buffers under the same names, `weir::ifds::row_table_buffers`).
 inline constexpr std::array<std::string_view, row_table_count> row_table_names = {
-    "edge_off", "edge_dst", "edge_mask_off", "edge_mask", "edge_x_off", "edge_x_src", "edge_x_dst",
-    "site_row", "site_call_off", "ce_info", "ret_mask"};
+    "edge_dst", "edge_mask_off", "edge_mask", "edge_x_off", "edge_x_src", "edge_x_dst",
+    "site_call_off", "ce_info", "ret_mask", "node_info"};
 /// The fields of a call edge's `ce_info` record.
 enum ce_field : std::uint32_t {
     ce_start,         ///< the callee's start node
@@ -65,6 +72,19 @@ enum ce_field : std::uint32_t {
     ce_retsite,       ///< the return site
     ce_site_facts,    ///< the caller's fact count
     ce_info_words
+};
+/// The fields of a node's `node_info` record: what an expansion of the
+/// node, or a chunk added to it, reads about it, in one place.
+enum node_field : std::uint32_t {
+    ni_facts,       ///< the node's fact count
+    ni_pe_word,     ///< its first word in the path-edge bitset
+    ni_edge_begin,  ///< its edges out: [edge_begin, edge_end) of edge_dst
+    ni_edge_end,
+    ni_kind,        ///< node_kind
+    ni_retsite,     ///< a call site's return site
+    ni_site_row,    ///< a call site's first word in site_call_off, else ~0u
+    ni_proc,        ///< its procedure
+    node_info_words
 };
 /// Argument positions.
 inline constexpr std::uint32_t arg_rows = ifds::table_count, arg_pe = arg_rows + row_table_count, arg_fin = arg_pe + 1,
@@ -83,11 +103,21 @@ struct rows {
         }
     }
     VYRE_IFDS_INLINE std::uint32_t operator()(row_table t, std::uint64_t i) const { return i < n[t] ? p[t][i] : 0u; }
+    /// Node `node`'s `node_info` record, or nullptr when the table has none.
+    VYRE_IFDS_INLINE const std::uint32_t* node(std::uint64_t node) const {
+        return (node + 1) * node_info_words <= n[node_info] ? p[node_info] + node * node_info_words : nullptr;
+    }
     /// Entries [off[i], off[i+1]) of offset table `off`, clipped to the length of `elems`.
     VYRE_IFDS_INLINE std::pair<std::uint32_t, std::uint32_t> range(row_table off, std::uint64_t i, row_table elems) const {
         return ifds::clip_range((*this)(off, i), (*this)(off, i + 1), n[elems]);
     }
 };
+
+/// The fact count in node record `info`, or 0 when the bitset could not hold
+/// so many (as `tables::facts`).
+VYRE_IFDS_INLINE std::uint32_t node_facts(const tables& T, const std::uint32_t* info) {
+    return info[ni_facts] <= T.max_facts ? info[ni_facts] : 0u;
+}
 
 /// Call edge `ce`'s record field `f` (0 when out of range).
 VYRE_IFDS_INLINE std::uint32_t ce_at(const rows& R, std::uint32_t ce, ce_field f) {
@@ -197,11 +227,13 @@ template <class Sink>
 void expand_entry(const tables& T, const rows& R, const words& pe, const std::uint32_t* e, Sink& sink, scratch& sc) {
     using namespace ifds;
     const std::uint32_t n = e[0], c = e[1], k = e[2], delta = e[3];
-    const std::uint32_t F = T.facts(n);
+    const std::uint32_t* info = R.node(n);
+    if (info == nullptr) return;
+    const std::uint32_t F = node_facts(T, info);
     if (F == 0 || 32ull * k >= F || c >= F) return;
     const std::uint32_t W = (F + 31) / 32;
     // intraprocedural edges: identity part chunk-wise, extra pairs one by one
-    for (auto [ed, ed_end] = R.range(edge_off, n, edge_dst); ed < ed_end; ++ed) {
+    for (auto [ed, ed_end] = ifds::clip_range(info[ni_edge_begin], info[ni_edge_end], R.n[edge_dst]); ed < ed_end; ++ed) {
         const std::uint32_t m = R(edge_dst, ed);
         const std::uint32_t idm = R(edge_mask, std::uint64_t(R(edge_mask_off, ed)) + k) & delta;
         const auto [x0, x1] = R.range(edge_x_off, ed, edge_x_src);
@@ -218,32 +250,37 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
         for (std::uint32_t j = 0; j < W; ++j)
             if (out[j]) sink.add(m, c, j, out[j]);
     }
-    const std::uint32_t kind = T(node_kind, n);
+    const std::uint32_t kind = info[ni_kind];
     if (kind & 1u) {  // call site: enter the callees, apply their known summaries
-        const std::uint32_t r = T(retsite, n);
+        const std::uint32_t r = info[ni_retsite];
         std::uint32_t* ret = zeroed_words(W, sc.small_b, sc.b);  // facts to add at the return site, context c
         bool any = false;
-        const std::uint32_t sr = R(site_row, n);  // the site's offsets in site_call_off (~0u: the graph's call_off)
+        const std::uint32_t sr = info[ni_site_row];  // the site's rows in site_call_off (~0u: the graph's call_off)
+        // call edge ce maps the site's fact to callee fact d3: enter, and return what its exit has
+        auto call = [&](std::uint32_t ce, std::uint32_t d3) {
+            const std::uint32_t sq = ce_at(R, ce, ce_start), fq = ce_at(R, ce, ce_callee_facts);
+            if (d3 >= fq || fq > T.max_facts) return;
+            sink.add(sq, d3, d3 / 32, 1u << (d3 % 32));
+            // a sink that indexes caller contexts (ifds_solve's) records this one before reading the exit
+            if constexpr (requires { sink.enter(ce, d3, c); }) sink.enter(ce, d3, c);
+            const std::uint64_t exit_row = std::uint64_t(ce_at(R, ce, ce_exit_word)) * 32 + std::uint64_t(d3) * fq;
+            const std::uint32_t mask_first = ce_at(R, ce, ce_mask_first), mask_words = ce_at(R, ce, ce_mask_words);
+            for (std::uint32_t j = 0; 32 * j < fq; ++j) {
+                for (std::uint32_t x = read_bits(pe, exit_row + 32ull * j, chunk_len(fq, j)); x; x &= x - 1) {
+                    const std::uint32_t d4 = 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
+                    any |= map_return(T, R, ce, d4, mask_first, mask_words, ret, W, F);
+                }
+            }
+        };
         for (std::uint32_t bits = delta; bits; bits &= bits - 1) {
             const std::uint32_t d = 32 * k + static_cast<std::uint32_t>(std::countr_zero(bits));
-            auto [ce_i, ce_end] = sr != ~0u ? ifds::clip_range(R(site_call_off, std::uint64_t(sr) + d),
-                                                               R(site_call_off, std::uint64_t(sr) + d + 1), T.n[call_ce])
-                                            : T.range(call_off, std::uint64_t(T(row_base, n)) + d, call_ce);
-            for (; ce_i < ce_end; ++ce_i) {
-                const std::uint32_t ce = T(call_ce, ce_i), d3 = T(call_fact, ce_i);
-                const std::uint32_t sq = ce_at(R, ce, ce_start), fq = ce_at(R, ce, ce_callee_facts);
-                if (d3 >= fq || fq > T.max_facts) continue;
-                sink.add(sq, d3, d3 / 32, 1u << (d3 % 32));
-                // a sink that indexes caller contexts (ifds_solve's) records this one before reading the exit
-                if constexpr (requires { sink.enter(ce, d3, c); }) sink.enter(ce, d3, c);
-                const std::uint64_t exit_row = std::uint64_t(ce_at(R, ce, ce_exit_word)) * 32 + std::uint64_t(d3) * fq;
-                const std::uint32_t mask_first = ce_at(R, ce, ce_mask_first), mask_words = ce_at(R, ce, ce_mask_words);
-                for (std::uint32_t j = 0; 32 * j < fq; ++j) {
-                    for (std::uint32_t x = read_bits(pe, exit_row + 32ull * j, chunk_len(fq, j)); x; x &= x - 1) {
-                        const std::uint32_t d4 = 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
-                        any |= map_return(T, R, ce, d4, mask_first, mask_words, ret, W, F);
-                    }
-                }
+            if (sr != ~0u) {  // the site's own pairs, next to its offsets
+                auto [i, end] = ifds::clip_range(R(site_call_off, std::uint64_t(sr) + d),
+                                                 R(site_call_off, std::uint64_t(sr) + d + 1), R.n[site_call_off]);
+                for (; i + 1 < end; i += 2) call(R.p[site_call_off][i], R.p[site_call_off][i + 1]);
+            } else {
+                for (auto [i, end] = T.range(call_off, std::uint64_t(T(row_base, n)) + d, call_ce); i < end; ++i)
+                    call(T(call_ce, i), T(call_fact, i));
             }
         }
         if (any)
@@ -251,7 +288,7 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
                 if (ret[j]) sink.add(r, c, j, ret[j]);
     }
     if (kind & 2u) {  // exit: return to every caller context that reaches a matching call
-        const std::uint32_t p = T(node_proc, n);
+        const std::uint32_t p = info[ni_proc];
         for (auto [k3, k3_end] = T.range(callers_off, p, callers_ce); k3 < k3_end; ++k3) {
             const std::uint32_t ce3 = T(callers_ce, k3), r3 = ce_at(R, ce3, ce_retsite);
             const std::uint32_t fcs = ce_at(R, ce3, ce_site_facts), ws = (fcs + 31) / 32;
@@ -347,7 +384,7 @@ inline result<void> seed_reference(std::span<op_arg> a) { return run_reference(a
 /// Reference implementation of `ifds_rows_expand`.
 inline result<void> expand_reference(std::span<op_arg> a) { return run_reference(a, false); }
 
-/// The op signature: 25 tables, 11 row tables, pe, fin, fout, counters.
+/// The op signature: 25 tables, 10 row tables, pe, fin, fout, counters.
 inline std::vector<param> signature() {
     std::vector<param> ps = ifds::signature();
     std::vector<param> extra;

@@ -7,7 +7,7 @@
 /// (a stack per thread on `cpu`), so no frontier is written out, no round
 /// waits for its slowest entry, and the solver makes one call per solve.
 ///
-/// Arguments (all u32): the 25 tables of `ifds_expand`, the 7 row tables of
+/// Arguments (all u32): the 25 tables of `ifds_expand`, the 10 row tables of
 /// `weir::ifds::row_tables`, then `pe` (path-edge bitset, read_write),
 /// `seeds` (entries of 4 words: node, context, chunk, mask; read) and
 /// `counters` = [seed_count, expanded, 0, 0] (read_write): the op reads
@@ -41,7 +41,7 @@
 
 namespace vyre::ops::ifds_solve {
 
-/// Argument positions (after the 25 + 7 tables).
+/// Argument positions (after the 25 + 10 tables).
 inline constexpr std::uint32_t arg_pe = ifds_rows::arg_pe, arg_seeds = arg_pe + 1, arg_counters = arg_pe + 2,
                                arg_count = arg_pe + 3;
 /// Words per seed and worklist entry (as `ifds_rows`).
@@ -66,31 +66,36 @@ inline constexpr std::size_t merge_window = 4;
 /// the callee's exit row, and an exit's bits are set before it reads here,
 /// so the second of the two makes the return.
 struct entered_contexts {
-    std::vector<std::uint32_t> bits;  ///< the rows, `row_words[ce]` words each
-    std::vector<std::uint64_t> first;  ///< per call edge, its first word in `bits` (one more at the end)
-    std::vector<std::uint32_t> row_words;  ///< per call edge: words of a row, (site facts + 31) / 32
-    std::vector<std::uint32_t> callee_facts;  ///< per call edge: rows (the callee start's facts)
+    /// Where a call edge's rows lie, in one record (one cache line read per lookup).
+    struct edge_rows {
+        std::uint64_t first = 0;        ///< its first word in `bits`
+        std::uint32_t row_words = 0;    ///< words of a row, (site facts + 31) / 32
+        std::uint32_t callee_facts = 0; ///< rows (the callee start's facts)
+    };
+    std::vector<std::uint32_t> bits;  ///< the rows
+    std::vector<edge_rows> edges;     ///< per call edge
 
     /// Sized for the call edges of `T`, all rows empty; left without rows
     /// (`row` finds none, so the op tests contexts as the round ops do) when
     /// the index would take more than `max_words` words.
     entered_contexts(const ifds::tables& T, std::uint64_t max_words) {
-        const std::uint64_t edges = std::min({T.n[ifds::ce_site], T.n[ifds::ce_callee], T.n[ifds::ce_retsite]});
-        std::vector<std::uint64_t> f(edges + 1, 0);
-        std::vector<std::uint32_t> w(edges), cf(edges);
-        for (std::uint64_t ce = 0; ce < edges; ++ce) {
-            w[ce] = (T.facts(T(ifds::ce_site, ce)) + 31) / 32;
-            cf[ce] = T.facts(T(ifds::proc_start, T(ifds::ce_callee, ce)));
-            f[ce + 1] = f[ce] + std::uint64_t(w[ce]) * cf[ce];
-            if (f[ce + 1] > max_words) return;
+        const std::uint64_t n = std::min({T.n[ifds::ce_site], T.n[ifds::ce_callee], T.n[ifds::ce_retsite]});
+        std::vector<edge_rows> e(n);
+        std::uint64_t words = 0;
+        for (std::uint64_t ce = 0; ce < n; ++ce) {
+            e[ce] = {words, (T.facts(T(ifds::ce_site, ce)) + 31) / 32, T.facts(T(ifds::proc_start, T(ifds::ce_callee, ce)))};
+            words += std::uint64_t(e[ce].row_words) * e[ce].callee_facts;
+            if (words > max_words) return;
         }
-        first = std::move(f), row_words = std::move(w), callee_facts = std::move(cf);
-        bits.assign(first.back(), 0);
+        edges = std::move(e);
+        bits.assign(words, 0);
     }
-    /// Row (ce, d3), or nullptr when there is none.
-    VYRE_IFDS_INLINE std::uint32_t* row(std::uint32_t ce, std::uint32_t d3) {
-        if (ce >= row_words.size() || d3 >= callee_facts[ce]) return nullptr;
-        return bits.data() + first[ce] + std::uint64_t(d3) * row_words[ce];
+    /// Row (ce, d3) and its words, or {nullptr, 0} when there is none.
+    VYRE_IFDS_INLINE std::pair<std::uint32_t*, std::uint32_t> row(std::uint32_t ce, std::uint32_t d3) {
+        if (ce >= edges.size()) return {nullptr, 0};
+        const edge_rows& e = edges[ce];
+        if (d3 >= e.callee_facts) return {nullptr, 0};
+        return {bits.data() + e.first + std::uint64_t(d3) * e.row_words, e.row_words};
     }
 };
 
@@ -109,15 +114,18 @@ inline std::uint64_t entered_max_words(const ifds::words& pe) { return pe.n; }
 template <bool Atomic>
 struct stack_sink {
     const ifds::tables& T;
+    const ifds_rows::rows& R;
     ifds::words pe;
     std::vector<entry>* stack;
     entered_contexts* entered = nullptr;
 
     VYRE_IFDS_INLINE void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
-        const std::uint32_t F = T.facts(node);
+        const std::uint32_t* info = R.node(node);
+        if (info == nullptr) return;
+        const std::uint32_t F = ifds_rows::node_facts(T, info);
         if (ctx >= F || 32ull * k >= F) return;
-        const std::uint32_t fresh =
-            ifds_rows::or_bits<Atomic>(pe, ifds_rows::row_pos(T, node, F, ctx, k), mask & ifds_rows::chunk_mask(F, k));
+        const std::uint64_t pos = std::uint64_t(info[ifds_rows::ni_pe_word]) * 32 + std::uint64_t(ctx) * F + 32ull * k;
+        const std::uint32_t fresh = ifds_rows::or_bits<Atomic>(pe, pos, mask & ifds_rows::chunk_mask(F, k));
         if (!fresh) return;
         const std::size_t n = stack->size();
         for (std::size_t i = 1; i <= std::min(n, merge_window); ++i) {
@@ -131,15 +139,17 @@ struct stack_sink {
     }
     /// Records that caller context `ctx` at call edge `ce`'s site enters callee context `d3`.
     VYRE_IFDS_INLINE void enter(std::uint32_t ce, std::uint32_t d3, std::uint32_t ctx) {
-        if (std::uint32_t* r = entered ? entered->row(ce, d3) : nullptr; r && ctx / 32 < entered->row_words[ce])
+        if (entered == nullptr) return;
+        if (const auto [r, words] = entered->row(ce, d3); r && ctx / 32 < words)
             ifds::or_into<Atomic>(r[ctx / 32], 1u << (ctx % 32));
     }
     /// The caller contexts that entered callee context `d3` through `ce`, as
     /// `words` words copied into `out` (sequentially consistent loads); false
     /// when the index has no such row (the caller then tests the contexts itself).
     VYRE_IFDS_INLINE bool entered_row(std::uint32_t ce, std::uint32_t d3, std::uint32_t* out, std::uint32_t words) {
-        const std::uint32_t* r = entered ? entered->row(ce, d3) : nullptr;
-        if (r == nullptr || words != entered->row_words[ce]) return false;
+        if (entered == nullptr) return false;
+        const auto [r, row_words] = entered->row(ce, d3);
+        if (r == nullptr || words != row_words) return false;
         for (std::uint32_t j = 0; j < words; ++j)
             out[j] = std::atomic_ref<const std::uint32_t>(r[j]).load(std::memory_order_seq_cst);
         return true;
@@ -174,7 +184,7 @@ inline void solve_on_one_thread(const ifds::tables& T, const ifds_rows::rows& R,
                                 const ifds::words& seeds, const ifds::words& counters) {
     std::vector<entry> stack;
     entered_contexts entered(T, entered_max_words(pe));
-    stack_sink<false> sink{T, pe, &stack, &entered};
+    stack_sink<false> sink{T, R, pe, &stack, &entered};
     for (std::uint64_t i = 0, n = seed_count(seeds, counters); i < n; ++i) {
         const std::uint32_t* s = seeds.p + i * entry_words;
         sink.add(s[0], s[1], s[2], s[3]);
@@ -199,7 +209,7 @@ inline result<void> reference(std::span<op_arg> a) {
     return {};
 }
 
-/// The op signature: 25 tables, 7 row tables, pe, seeds, counters.
+/// The op signature: 25 tables, 10 row tables, pe, seeds, counters.
 inline std::vector<param> signature() {
     std::vector<param> ps = ifds_rows::signature();
     ps.resize(arg_pe);  // the tables

@@ -236,7 +236,7 @@ inline vyre::ir::program rows_op_kernel(bool seed) {
 }
 
 /// The catalogue op `ifds_rows_solve` as a program: the whole fixed point in
-/// one dispatch. Buffers: the 25 graph tables, the 7 row tables, then pe,
+/// one dispatch. Buffers: the 25 graph tables, the 10 row tables, then pe,
 /// fin (the seed entries) and counters.
 inline vyre::ir::program rows_solve_kernel() {
     using namespace detail;

@@ -101,14 +101,17 @@ public:
     static result<resident_solver> create(D& d, const layout& L, resident_options opt = {}) {
         auto t0 = clock::now();
         // Over budget on the graph's own tables already: fail before uploading anything.
+        const bool rows = needs_rows(pick_mode(d, opt.mode, true));
         std::uint64_t graph_bytes = 0;
-        for (const auto* t : detail::graph_tables(L)) graph_bytes += std::max<std::uint64_t>(t->size(), 1) * 4;
+        const auto tables = detail::graph_tables(L);
+        for (std::size_t i = 0; i < tables.size(); ++i)
+            if (!rows || !detail::left_out_with_rows(i, false)) graph_bytes += std::max<std::uint64_t>(tables[i]->size(), 1) * 4;
         if (opt.memory_budget != 0 && graph_bytes > opt.memory_budget)
             return vyre::fail(vyre::error_code::out_of_memory,
                               "resident_solver: the resident graph needs " + std::to_string(graph_bytes) +
                                   " bytes, past the memory budget of " + std::to_string(opt.memory_budget),
                               "raise resident_options::memory_budget, or split the problem");
-        auto g = resident_graph<D>::upload(d, L, needs_rows(pick_mode(d, opt.mode, true)));
+        auto g = resident_graph<D>::upload(d, L, rows);
         if (!g) return vyre::make_unexpected(g.error());
         auto s = create(d, L, std::move(*g), std::move(opt));
         if (s) s->upload_seconds_ = seconds_since(t0);
@@ -124,6 +127,11 @@ public:
             return vyre::fail(vyre::error_code::invalid_argument,
                               "resident_solver: row_ops and row_solve need a resident graph with row tables",
                               "upload it with resident_graph::upload(d, L, true) or cache.get(d, L, true)");
+        if (g->has_rows() && !needs_rows(pick_mode(d, opt.mode, true)))
+            return vyre::fail(vyre::error_code::invalid_argument,
+                              "resident_solver: a resident graph with row tables serves only the row modes (it leaves "
+                              "out the per-fact tables), and this solve would run ir_kernels or catalogue_ops",
+                              "upload the graph without row tables: resident_graph::upload(d, L, false) or cache.get(d, L, false)");
         resident_solver s(d, L, std::move(g), std::move(opt));
         VYRE_TRY(s.allocate_scratch());
         return s;

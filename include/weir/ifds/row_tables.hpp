@@ -35,11 +35,17 @@
 ///
 /// The *call tables* (`site_row`, `site_call_off`, `ce_info`, `ret_mask`)
 /// hold what a call site's and an exit's expansion read per call edge, close
-/// together: a call site's own `call_off` rows (the layout's are indexed by
-/// every row, 18 MB at 10,000 benchmark procedures, of which the call sites'
-/// are a tenth), each call edge's callee, exit and fact counts in one
-/// record, and its return flow as masks over the caller's facts. They are
-/// the same for both row forms.
+/// together: a call site's own rows of the call relation, offsets and
+/// (call edge, callee fact) pairs side by side (the layout's `call_off` is
+/// indexed by every row, 18 MB at 10,000 benchmark procedures, of which the
+/// call sites' are a tenth, and its pairs lie in two more arrays), each call
+/// edge's callee, exit and fact counts in one record, and its return flow as
+/// masks over the caller's facts. `node_info` holds, per node, what an
+/// expansion reads about the node itself (facts, bitset position, edge
+/// range, kind, return site, site row, procedure) in one 32-byte record
+/// instead of seven arrays: one cache line read instead of several, which
+/// is what bounds the solve (see bench/README.md). They are the same for
+/// both row forms.
 
 #include <algorithm>
 #include <array>
@@ -84,17 +90,19 @@ struct row_tables {
     std::vector<std::uint32_t> edge_x_src, edge_x_dst;
     // the call tables (see the file comment; field order: vyre::ops::ifds_rows::ce_field)
     std::vector<std::uint32_t> site_row;       ///< per node: a call site's first offset in site_call_off, else ~0u
-    std::vector<std::uint32_t> site_call_off;  ///< per call site, F+1 offsets into the layout's call_ce/call_fact
+    std::vector<std::uint32_t> site_call_off;  ///< per call site: F+1 offsets (into this table), then its (ce, d3) pairs
     std::vector<std::uint32_t> ce_info;        ///< per call edge, `call_edge_info_words` words
     std::vector<std::uint32_t> ret_mask;       ///< per call edge with masks: callee facts × mask words
+    std::vector<std::uint32_t> node_info;      ///< per node, `node_info_words` words (vyre::ops::ifds_rows::node_field)
     /// The derived nodes (empty with `row_form::all_nodes`): the solver sets
     /// none of their bits; `derive_rows` does, after the solve.
     derived_rows derived;
 
-    /// The tables in the order the `ifds_rows_*` ops take them.
-    std::array<const std::vector<std::uint32_t>*, 11> tables() const {
-        return {&edge_off, &edge_dst, &edge_mask_off, &edge_mask, &edge_x_off, &edge_x_src, &edge_x_dst,
-                &site_row, &site_call_off, &ce_info, &ret_mask};
+    /// The tables the `ifds_rows_*` ops take, in their order (`edge_off` and
+    /// `site_row` are not among them: the ops read both in `node_info`).
+    std::array<const std::vector<std::uint32_t>*, vyre::ops::ifds_rows::row_table_count> tables() const {
+        return {&edge_dst, &edge_mask_off, &edge_mask, &edge_x_off, &edge_x_src, &edge_x_dst,
+                &site_call_off, &ce_info, &ret_mask, &node_info};
     }
 };
 
@@ -512,6 +520,9 @@ inline bool offsets_fit(const row_tables& t) {
 /// `vyre::ops::ifds_rows::ce_field`: start, exit, callee facts, exit's
 /// pe_word, first mask word, mask words, return site, caller facts.
 inline constexpr std::uint32_t call_edge_info_words = vyre::ops::ifds_rows::ce_info_words;
+/// Words per node in `row_tables::node_info`, in the order of
+/// `vyre::ops::ifds_rows::node_field`.
+inline constexpr std::uint32_t node_info_words = vyre::ops::ifds_rows::node_info_words;
 
 namespace detail {
 /// The most words of return masks a call edge may have per callee fact: up
@@ -526,16 +537,27 @@ inline void add_call_tables(const layout& L, row_tables& t) {
     const std::uint32_t N = L.num_nodes;
     t.site_row.assign(N, ~0u);
     t.site_call_off.clear();
+    // per call site: F + 1 offsets, then its (call edge, callee fact) pairs
+    auto site_pairs = [&](std::uint32_t n) {
+        const std::uint32_t* rows = L.call_off.data() + L.row_base[n];
+        return std::pair{rows[0], rows[L.node_fact_count[n]]};
+    };
     std::uint64_t site_words = 0;
     for (std::uint32_t n = 0; n < N; ++n)
-        if (L.node_kind[n] & kind_call_site) site_words += std::uint64_t(L.node_fact_count[n]) + 1;
+        if (L.node_kind[n] & kind_call_site) {
+            const auto [b, e] = site_pairs(n);
+            site_words += std::uint64_t(L.node_fact_count[n]) + 1 + 2ull * (e - b);
+        }
     if (site_words < most) {  // else every site keeps ~0u: the op reads the layout's call_off
         t.site_call_off.reserve(site_words);
         for (std::uint32_t n = 0; n < N; ++n) {
             if (!(L.node_kind[n] & kind_call_site)) continue;
-            t.site_row[n] = static_cast<std::uint32_t>(t.site_call_off.size());
+            const std::uint32_t sr = static_cast<std::uint32_t>(t.site_call_off.size()), F = L.node_fact_count[n];
             const std::uint32_t* rows = L.call_off.data() + L.row_base[n];
-            t.site_call_off.insert(t.site_call_off.end(), rows, rows + L.node_fact_count[n] + 1);
+            const auto [b, e] = site_pairs(n);
+            t.site_row[n] = sr;
+            for (std::uint32_t d = 0; d <= F; ++d) t.site_call_off.push_back(sr + F + 1 + 2 * (rows[d] - b));
+            for (std::uint32_t i = b; i < e; ++i) t.site_call_off.insert(t.site_call_off.end(), {L.call_ce[i], L.call_fact[i]});
         }
     }
     const std::size_t edges = L.ce_site.size();
@@ -551,6 +573,14 @@ inline void add_call_tables(const layout& L, row_tables& t) {
         info[f::ce_retsite] = L.ce_retsite[ce], info[f::ce_site_facts] = fc;
         if (masks) mask_total += std::uint64_t(fq) * wc;
     }
+    t.node_info.assign(std::size_t(N) * node_info_words, 0);
+    for (std::uint32_t n = 0; n < N; ++n) {
+        std::uint32_t* info = t.node_info.data() + std::size_t(n) * node_info_words;
+        info[f::ni_facts] = L.node_fact_count[n], info[f::ni_pe_word] = L.pe_word[n];
+        info[f::ni_edge_begin] = t.edge_off[n], info[f::ni_edge_end] = t.edge_off[n + 1];
+        info[f::ni_kind] = L.node_kind[n], info[f::ni_retsite] = L.node_retsite[n];
+        info[f::ni_site_row] = t.site_row[n], info[f::ni_proc] = L.node_proc[n];
+    }
     t.ret_mask.assign(mask_total, 0);
     for (std::size_t ce = 0; ce < edges; ++ce) {
         const std::uint32_t* info = t.ce_info.data() + ce * call_edge_info_words;
@@ -565,6 +595,18 @@ inline void add_call_tables(const layout& L, row_tables& t) {
     }
 }
 
+} // namespace detail
+
+/// True when every call site of `L` has its own rows in `t.site_call_off`
+/// (`make_row_tables` leaves them all out only when they would not fit u32
+/// offsets); the row ops then never read the layout's call relation.
+inline bool every_site_has_pairs(const layout& L, const row_tables& t) {
+    for (std::uint32_t n = 0; n < L.num_nodes; ++n)
+        if ((L.node_kind[n] & kind_call_site) && (n >= t.site_row.size() || t.site_row[n] == ~0u)) return false;
+    return true;
+}
+
+namespace detail {
 /// `make_row_tables` without the call tables.
 inline row_tables intra_row_tables(const layout& L, row_form form) {
     row_tables all = detail::all_node_row_tables(L);

@@ -256,7 +256,7 @@ inline result<void> ifds_rows_solve(std::span<ops::op_arg> a, unsigned t) {
     std::atomic<bool> out_of_memory{false};
     parallel_region(threads, [&](unsigned me, unsigned running) {
         std::vector<fs::entry> stack;
-        fs::stack_sink<true> sink{T, pe, &stack, &*entered};
+        fs::stack_sink<true> sink{T, R, pe, &stack, &*entered};
         fr::scratch sc;
         fs::entry e{};
         std::uint64_t mine = 0;
