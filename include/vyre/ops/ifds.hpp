@@ -34,8 +34,10 @@
 /// otherwise kept `tables::range` out of line: 5% of a solve).
 #if defined(__GNUC__) || defined(__clang__)
 #define VYRE_IFDS_INLINE [[gnu::always_inline]] inline
+#define VYRE_IFDS_LAMBDA_INLINE __attribute__((always_inline))  ///< the same for a lambda (after its parameters)
 #else
 #define VYRE_IFDS_INLINE inline
+#define VYRE_IFDS_LAMBDA_INLINE
 #endif
 
 namespace vyre::ops::ifds {

@@ -257,7 +257,7 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
         bool any = false;
         const std::uint32_t sr = info[ni_site_row];  // the site's rows in site_call_off (~0u: the graph's call_off)
         // call edge ce maps the site's fact to callee fact d3: enter, and return what its exit has
-        auto call = [&](std::uint32_t ce, std::uint32_t d3) {
+        auto call = [&](std::uint32_t ce, std::uint32_t d3) VYRE_IFDS_LAMBDA_INLINE {
             const std::uint32_t sq = ce_at(R, ce, ce_start), fq = ce_at(R, ce, ce_callee_facts);
             if (d3 >= fq || fq > T.max_facts) return;
             sink.add(sq, d3, d3 / 32, 1u << (d3 % 32));

@@ -647,7 +647,7 @@ inline constexpr std::size_t finish_group_chunk = 64;
 /// no two nodes share a word (each node's rows start a word).
 inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std::uint32_t> pe, std::size_t g0,
                           std::size_t g1, bool atomic) {
-    std::vector<std::uint32_t> ctx, rows, out;  // the solved node's non-empty rows
+    std::vector<std::uint32_t> ctx, rows, out, wide;  // the solved node's non-empty rows; one entry's result
     for (std::size_t g = g0; g < g1; ++g) {
         const std::uint32_t n = dr.root[g], F = L.node_fact_count[n], W = (F + 31) / 32;
         ctx.clear(), rows.clear();
@@ -659,7 +659,7 @@ inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std
             else rows.resize(rows.size() - W);
         }
         if (ctx.empty()) continue;
-        out.resize(W);
+        out.resize(W), wide.resize(ctx.size());
         for (std::uint32_t e = dr.group_off[g]; e < dr.group_off[g + 1]; ++e) {
             const std::uint32_t s = dr.node[e];
             const std::uint32_t* id = dr.mask.data() + dr.mask_off[e];
@@ -667,18 +667,20 @@ inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std
             const std::uint32_t x0 = dr.x_off[e], x1 = dr.x_off[e + 1];
             if (W == 1 && L.node_fact_count[s] == F) {
                 // one word per row (procedures of up to 32 facts, the common case):
-                // the pairs without branches, the node's block found once
+                // each step over all the root's rows at once (loops the compiler
+                // vectorises), the node's block found once
+                const std::size_t nc = ctx.size();
+                for (std::size_t i = 0; i < nc; ++i) wide[i] = rows[i] & id[0];
+                for (std::uint32_t x = x0; x < x1; ++x) {
+                    const std::uint32_t a = dr.x_src[x], b = dr.x_dst[x];
+                    if (a >= F || b >= F) continue;
+                    for (std::size_t i = 0; i < nc; ++i) wide[i] |= ((rows[i] >> a) & 1u) << b;
+                }
                 const std::uint64_t base = row_start(L, s, 0);
-                for (std::size_t i = 0; i < ctx.size(); ++i) {
-                    const std::uint32_t row = rows[i];
-                    std::uint32_t o = row & id[0];
-                    for (std::uint32_t x = x0; x < x1; ++x) {
-                        const std::uint32_t a = dr.x_src[x], b = dr.x_dst[x];
-                        o |= ((row >> (a & 31)) & std::uint32_t(a < F && b < F)) << (b & 31);
-                    }
-                    if (!o) continue;
-                    if (atomic_or) or_row_bits<true>(pe, base + std::uint64_t(ctx[i]) * F, o);
-                    else or_row_bits(pe, base + std::uint64_t(ctx[i]) * F, o);
+                for (std::size_t i = 0; i < nc; ++i) {
+                    if (!wide[i]) continue;
+                    if (atomic_or) or_row_bits<true>(pe, base + std::uint64_t(ctx[i]) * F, wide[i]);
+                    else or_row_bits(pe, base + std::uint64_t(ctx[i]) * F, wide[i]);
                 }
                 continue;
             }
