@@ -2,6 +2,7 @@
 //
 //   weir solve FILE [--backend tabulation|cpu-ref|cpu|cuda] [--witness NODE:FACT]...
 //                   [--format text|json] [--stats] [--memory-budget SIZE]
+//   (default backend: cpu, the multithreaded resident solver; every backend prints the same)
 //
 // stdout: the result (or the witness paths), exactly as the spec says; nothing else.
 // stderr: errors, --stats, and a progress line for long solves when it is a terminal.
@@ -44,13 +45,14 @@ int usage(const std::string& why) {
     if (!why.empty()) std::cerr << "weir: " << why << "\n";
     std::cerr << "usage: weir solve FILE [--backend tabulation|cpu-ref|cpu|cuda] [--witness NODE:FACT]...\n"
                  "                  [--format text|json] [--stats] [--memory-budget SIZE]\n"
+                 "  default backend: cpu (all backends print the same result)\n"
                  "  SIZE: bytes, or with a K, M, G or T suffix (powers of 1024); 0 means no limit\n";
     return exit_invalid;
 }
 
 struct options {
     std::string file;
-    std::string backend = "tabulation";
+    std::string backend = "cpu";  ///< the fastest exact solver on the host (bench/README.md)
     std::vector<std::string> witnesses;
     std::string format = "text";
     bool stats = false;

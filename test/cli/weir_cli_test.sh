@@ -90,6 +90,11 @@ for be in tabulation cpu-ref; do
   check "stats-$be" $? "rc=$rc, stdout changed or no stats on stderr: $(cat "$tmp/err")"
 done
 
+# The default backend is cpu, with the same result.
+"$WEIR" solve "$DATA/recursion.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && grep -q "backend=cpu " "$tmp/err"
+check "stats-default-backend-cpu" $? "rc=$rc, want backend=cpu and the same result: $(cat "$tmp/err")"
+
 # ---- the heap: huge pages from 1 MiB of input on (vyre::use_huge_page_heap) ---------
 # The same problem padded with a comment to 1.1 MB: the same result, and the
 # stats say which heap it ran with (no heap settings inherited from the caller).
