@@ -164,10 +164,19 @@ inline void clear_bits(const words& pe, std::uint64_t pos, std::uint32_t mask) {
     if (hi && w + 1 < pe.n) std::atomic_ref<std::uint32_t>(pe.p[w + 1]).fetch_and(~hi, std::memory_order_relaxed);
 }
 
+/// Where chunk k of row ctx starts in the bitset, for a node of F facts
+/// whose block starts at word `pe_word`.
+VYRE_IFDS_INLINE std::uint64_t chunk_pos(std::uint32_t pe_word, std::uint32_t F, std::uint32_t ctx, std::uint32_t k) {
+    return std::uint64_t(pe_word) * 32 + std::uint64_t(ctx) * F + 32ull * k;
+}
 /// Where chunk k of row (node, ctx) starts in the bitset, given the node's
 /// fact count F (`T.facts(node)`, which the caller has read already).
 VYRE_IFDS_INLINE std::uint64_t row_pos(const tables& T, std::uint32_t node, std::uint32_t F, std::uint32_t ctx, std::uint32_t k) {
-    return std::uint64_t(T(ifds::pe_word, node)) * 32 + std::uint64_t(ctx) * F + 32ull * k;
+    return chunk_pos(T(ifds::pe_word, node), F, ctx, k);
+}
+/// The same from the node's `node_info` record (F from `node_facts`).
+VYRE_IFDS_INLINE std::uint64_t row_pos(const std::uint32_t* info, std::uint32_t F, std::uint32_t ctx, std::uint32_t k) {
+    return chunk_pos(info[ni_pe_word], F, ctx, k);
 }
 /// Where chunk k of row (node, ctx) starts in the bitset, and how many facts it holds.
 inline std::uint64_t row_pos(const tables& T, std::uint32_t node, std::uint32_t ctx, std::uint32_t k) {

@@ -124,8 +124,8 @@ struct stack_sink {
         if (info == nullptr) return;
         const std::uint32_t F = ifds_rows::node_facts(T, info);
         if (ctx >= F || 32ull * k >= F) return;
-        const std::uint64_t pos = std::uint64_t(info[ifds_rows::ni_pe_word]) * 32 + std::uint64_t(ctx) * F + 32ull * k;
-        const std::uint32_t fresh = ifds_rows::or_bits<Atomic>(pe, pos, mask & ifds_rows::chunk_mask(F, k));
+        const std::uint32_t fresh =
+            ifds_rows::or_bits<Atomic>(pe, ifds_rows::row_pos(info, F, ctx, k), mask & ifds_rows::chunk_mask(F, k));
         if (!fresh) return;
         const std::size_t n = stack->size();
         for (std::size_t i = 1; i <= std::min(n, merge_window); ++i) {

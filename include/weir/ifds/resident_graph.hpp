@@ -149,7 +149,9 @@ public:
     std::uint64_t bytes() const { return bytes_; }
     /// Sizes of the uploaded layout.
     const layout_shape& shape() const { return shape_; }
-    /// True when the row tables were uploaded too (after the 25 graph tables).
+    /// True when the row tables were uploaded too (after the 25 graph tables);
+    /// the graph then leaves out the per-fact tables (`detail::left_out_with_rows`)
+    /// and serves only the row modes.
     bool has_rows() const { return rows_; }
     /// The nodes the row tables skip, kept on the host: a row-wise solve
     /// completes its downloaded result with `derive_rows` (see row_tables.hpp).
