@@ -149,9 +149,12 @@ TEMPLATE_LIST_TEST_CASE("resident solver grows its frontier and reuses buffers a
     std::uint64_t rounds = 0;
     for (const auto& out : *outs) rounds += out.stats.rounds + 1;
     CHECK(up <= rounds * 16 * 4 + sets.size() * 8);
-    // Downloads: the 4-byte counter per round, and the result bitset per solve.
+    // Downloads: the 4-byte counter per round, and the resident bitset per
+    // solve (packed in the row modes: the solved nodes' blocks only).
     std::uint64_t down = after["bytes_downloaded"] - after_upload["bytes_downloaded"];
-    std::uint64_t result_bytes = sets.size() * std::uint64_t(std::max<std::uint32_t>(L.pe_words, 1)) * 4;
+    const std::uint32_t bitset_words = solver->graph()->bitset_words();
+    CHECK(bitset_words == (needs_rows(solver->mode()) ? make_row_tables(L).packing.words : L.pe_words));
+    std::uint64_t result_bytes = sets.size() * std::uint64_t(std::max<std::uint32_t>(bitset_words, 1)) * 4;
     CHECK(down >= result_bytes);
     CHECK(down - result_bytes <= rounds * 4 * 4);
 }
@@ -457,6 +460,11 @@ TEMPLATE_LIST_TEST_CASE("resident graph with row tables: leaves out the per-fact
     for (const auto* v : rt.tables()) row_bytes += std::max<std::size_t>(v->size(), 1) * 4;
     REQUIRE(left_out > 0);
     CHECK(rows->bytes() == full->bytes() - left_out + row_bytes);
+    // Its solves keep the packed bitset (the solved nodes' blocks only).
+    REQUIRE(rt.derived.size() > 0);
+    CHECK(rows->bitset_words() == rt.packing.words);
+    CHECK(rows->bitset_words() < L.pe_words);
+    CHECK(full->bitset_words() == L.pe_words);
     for (std::size_t i = 0; i < graph_buffer_count; ++i)
         CHECK(detail::left_out_with_rows(i, true) ==
               (i == t::intra_off || i == t::intra_node || i == t::intra_fact || i == t::call_off || i == t::call_ce ||
@@ -526,9 +534,10 @@ TEMPLATE_LIST_TEST_CASE("resident graph cache: hits, LRU eviction under a byte b
     cache.clear();
     solver = resident_solver<device_t>::create(d, layouts[1]).value();
     // What is live now is exactly the new solver: its graph and its scratch
-    // (path edges, two frontiers of the default 4096 entries, counters).
+    // (path edges, packed in the row modes; two frontiers of the default 4096
+    // entries, counters).
     auto live = b.backend_metric_snapshot()["live_bytes"];
     const std::uint64_t entry_bytes = needs_rows(solver.mode()) ? 16 : 8;
-    std::uint64_t scratch = std::max<std::uint64_t>(layouts[1].pe_words, 1) * 4 + 2 * 4096 * entry_bytes + 16;
+    std::uint64_t scratch = std::max<std::uint64_t>(solver.graph()->bitset_words(), 1) * 4 + 2 * 4096 * entry_bytes + 16;
     CHECK(live == solver.graph()->bytes() + scratch);
 }

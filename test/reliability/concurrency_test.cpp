@@ -162,7 +162,7 @@ TEMPLATE_LIST_TEST_CASE("one backend, 8 threads: IFDS solves through one graph c
 
 TEST_CASE("ifds_rows_solve shares its worklist between threads and stays exact", "[concurrency][ifds]") {
     using namespace weir::ifds;
-    // Big enough for the op to use its threads (a path-edge bitset of at least 2^15 words).
+    // Big enough for the op to use its threads (a packed path-edge bitset of at least 2^13 words).
     weir::test::gen_options o;
     o.procs = 1000;
     o.facts = 15;
@@ -170,7 +170,7 @@ TEST_CASE("ifds_rows_solve shares its worklist between threads and stays exact",
     o.seeds = 6;
     for (std::uint64_t seed : {11u, 12u}) {
         auto L = make_layout(weir::test::random_problem(seed, o));
-        REQUIRE(L.pe_words >= (1u << 15));
+        REQUIRE(make_row_tables(L).packing.words >= (1u << 13));
         {
             // The host pass after the solve completes derived rows in chunks of groups
             // on several threads: some node must have roots in two chunks, so that two

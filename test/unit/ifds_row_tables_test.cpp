@@ -491,7 +491,7 @@ TEST_CASE("row tables: the call tables and node records hold the layout's relati
             for (std::uint32_t n = 0; n < L.num_nodes; ++n) {
                 const std::uint32_t* info = t.node_info.data() + std::size_t(n) * node_info_words;
                 CHECK(info[f::ni_facts] == L.node_fact_count[n]);
-                CHECK(info[f::ni_pe_word] == L.pe_word[n]);
+                CHECK(info[f::ni_pe_word] == t.packing.pe_word[n]);  // in the packed bitset
                 CHECK(info[f::ni_edge_begin] == t.edge_off[n]);
                 CHECK(info[f::ni_edge_end] == t.edge_off[n + 1]);
                 CHECK(info[f::ni_kind] == L.node_kind[n]);
@@ -507,7 +507,7 @@ TEST_CASE("row tables: the call tables and node records hold the layout's relati
                 CHECK(info[f::ce_start] == L.proc_start[q]);
                 CHECK(info[f::ce_exit] == L.proc_exit[q]);
                 CHECK(info[f::ce_callee_facts] == fq);
-                CHECK(info[f::ce_exit_word] == L.pe_word[L.proc_exit[q]]);
+                CHECK(info[f::ce_exit_word] == t.packing.pe_word[L.proc_exit[q]]);
                 CHECK(info[f::ce_retsite] == L.ce_retsite[ce]);
                 CHECK(info[f::ce_site_facts] == fc);
                 const std::uint32_t w = info[f::ce_mask_words];
@@ -534,4 +534,65 @@ TEST_CASE("row tables: the call tables and node records hold the layout's relati
     CHECK(with_masks > 0);
     CHECK(two_word_masks > 0);
     CHECK(without_masks > 0);
+}
+
+TEST_CASE("row tables: the packed bitset holds the solved nodes' blocks in node order, and unpacks to the layout's",
+          "[ifds][rows][random]") {
+    std::uint64_t moved = 0, packed_smaller = 0;
+    for (std::uint64_t seed = 0; seed < 80; ++seed) {
+        weir::test::gen_options o;
+        o.procs = 1 + static_cast<std::uint32_t>(seed % 5);
+        o.facts = static_cast<std::uint32_t>(seed % 7) + (seed % 4 == 0 ? 40 : 0);
+        o.max_nodes = 4 + static_cast<std::uint32_t>(seed % 9);
+        const layout L = make_layout(weir::test::random_problem(seed, o));
+        const auto expect = tabulation_solver(L).solve().value();
+        INFO("seed " << seed);
+        for (const row_form form : {row_form::all_nodes, row_form::skip_derived}) {
+            const row_tables t = make_row_tables(L, form);
+            const bitset_packing& p = t.packing;
+            std::vector<char> derived(L.num_nodes, 0);
+            for (std::uint32_t n : t.derived.node) derived[n] = 1;
+            // Solved nodes: their own block's size, one after another in node
+            // order; derived nodes: at the end, with no block there.
+            REQUIRE(p.pe_word.size() == std::size_t(L.num_nodes) + 1);
+            std::uint32_t w = 0;
+            for (std::uint32_t n = 0; n < L.num_nodes; ++n) {
+                if (derived[n]) continue;
+                CHECK(p.pe_word[n] == w);
+                w += L.pe_word[n + 1] - L.pe_word[n];
+            }
+            CHECK(p.words == w);
+            CHECK(p.pe_word[L.num_nodes] == w);
+            for (std::uint32_t n = 0; n < L.num_nodes; ++n)
+                if (derived[n]) CHECK(p.pe_word[n] == p.words);
+            if (form == row_form::all_nodes) CHECK(p.pe_word == L.pe_word);
+            packed_smaller += p.words < L.pe_words;
+            // The runs cover exactly the solved blocks (checked by moving them).
+            std::uint64_t run_words = 0;
+            for (const block_run& r : p.runs) {
+                run_words += r.words;
+                moved += r.packed != r.unpacked;
+            }
+            CHECK(run_words == p.words);
+
+            // Pack the solved nodes' bits as a solve leaves them (garbage
+            // after the packed words must not be there: the rest is zero),
+            // unpack in place: the solved blocks at the layout's positions,
+            // every other word zero.
+            u32v solved = expect.path_edges;
+            for (std::uint32_t n = 0; n < L.num_nodes; ++n)
+                if (derived[n])
+                    for (std::uint32_t k = L.pe_word[n]; k < L.pe_word[n + 1]; ++k) solved[k] = 0;
+            u32v pe(L.pe_words, 0);
+            for (std::uint32_t n = 0; n < L.num_nodes; ++n)
+                if (!derived[n])
+                    std::copy(solved.begin() + L.pe_word[n], solved.begin() + L.pe_word[n + 1], pe.begin() + p.pe_word[n]);
+            unpack_bitset(p, pe);
+            CHECK(pe == solved);
+            derive_rows(L, t.derived, pe);
+            CHECK(pe == expect.path_edges);
+        }
+    }
+    CHECK(moved > 0);           // some blocks moved
+    CHECK(packed_smaller > 0);  // and some packed bitsets are smaller than the layout's
 }

@@ -103,7 +103,9 @@ public:
     /// `with_rows` also its row tables (`row_tables`, for the row-wise ops).
     /// A graph with row tables serves the row modes only: it leaves out the
     /// layout's per-(node, fact) tables that those never read
-    /// (`detail::left_out_with_rows`; 14 of 17 MiB at 2000 procedures).
+    /// (`detail::left_out_with_rows`; 14 of 17 MiB at 2000 procedures), and
+    /// its `pe_word` table gives positions in the packed bitset
+    /// (`bitset_words()`).
     static result<std::shared_ptr<resident_graph>> upload(D& d, const layout& L, bool with_rows = false) {
         auto g = std::shared_ptr<resident_graph>(new resident_graph(d));
         auto base = detail::graph_tables(L);
@@ -115,6 +117,7 @@ public:
             const bool sites_complete = every_site_has_pairs(L, rt);
             for (std::size_t i = 0; i < tables.size(); ++i)
                 if (detail::left_out_with_rows(i, sites_complete)) tables[i] = &none;
+            tables[vyre::ops::ifds::pe_word] = &rt.packing.pe_word;  // positions in the packed bitset
             for (const auto* t : rt.tables()) tables.push_back(t);
         }
         // Uploaded straight from the tables (no staging copy: the peak memory
@@ -135,6 +138,8 @@ public:
         g->shape_ = shape_of(L);
         g->rows_ = with_rows;
         g->derived_ = std::move(rt.derived);
+        if (with_rows) g->packing_ = std::move(rt.packing);
+        else g->packing_.words = L.pe_words;
         return g;
     }
     resident_graph(const resident_graph&) = delete;
@@ -156,6 +161,15 @@ public:
     /// The nodes the row tables skip, kept on the host: a row-wise solve
     /// completes its downloaded result with `derive_rows` (see row_tables.hpp).
     const derived_rows& derived() const { return derived_; }
+    /// Words of the path-edge bitset that a solve on this graph keeps:
+    /// with row tables the packed one (the solved nodes' blocks only, see
+    /// row_tables.hpp; its resident `pe_word` table and row tables give
+    /// positions in it), else the layout's `pe_words`.
+    std::uint32_t bitset_words() const { return packing_.words; }
+    /// With row tables, where the packed bitset keeps each node's block
+    /// (`unpack_bitset` moves a downloaded one to the layout's positions);
+    /// without, no runs.
+    const bitset_packing& packing() const { return packing_; }
 
 private:
     explicit resident_graph(D& d) : d_(&d) {}
@@ -165,6 +179,7 @@ private:
     layout_shape shape_;
     bool rows_ = false;
     derived_rows derived_;
+    bitset_packing packing_;
 };
 
 /// Counters of a graph cache.

@@ -9,8 +9,10 @@
 /// sequence (the expand kernel) followed by a ranged read of the 4-byte
 /// out-count; the frontiers swap; it stops when a round finds nothing new.
 /// Only the final path-edge bitset is downloaded whole. In the row modes the
-/// solve skips the derived nodes (weir/ifds/row_tables.hpp) and `derive_rows`
-/// sets their bits on the host after the download. The bits equal the
+/// solve skips the derived nodes (weir/ifds/row_tables.hpp): the resident
+/// bitset holds the solved nodes' blocks only (packed), and after the
+/// download `unpack_bitset` moves them to the layout's positions and
+/// `derive_rows` sets the derived nodes' bits on the host. The bits equal the
 /// tabulation solver's, bit for bit.
 
 #include <algorithm>
@@ -230,6 +232,9 @@ public:
 
 private:
 
+    /// Words of the resident path-edge bitset (at least one).
+    std::uint64_t resident_bitset_words() const { return std::max<std::uint32_t>(graph_->bitset_words(), 1); }
+
     /// The solver's own footprint: what `memory_budget` limits.
     std::uint64_t frontier_bytes(std::uint64_t entries) const { return entries * entry_words_ * 4; }
 
@@ -264,7 +269,8 @@ private:
         VYRE_TRY(fits(words * 4, "the result's host bitset"));
         held_ += words * 4;
         cap_a_ = cap_b_ = std::max<std::uint32_t>(opt_.initial_frontier, 16);
-        VYRE_TRY(take(pe_, have_pe_, words * 4, "the path-edge bitset"));
+        // resident: the packed bitset on a graph with row tables (the solved nodes' blocks only)
+        VYRE_TRY(take(pe_, have_pe_, resident_bitset_words() * 4, "the path-edge bitset"));
         VYRE_TRY(take(fa_, have_a_, frontier_bytes(cap_a_), "frontier A"));
         VYRE_TRY(take(fb_, have_b_, frontier_bytes(cap_b_), "frontier B"));
         VYRE_TRY(take(counters_, have_c_, 16, "the round counters"));
@@ -433,10 +439,12 @@ private:
         o.stats.seconds_solve = seconds_since(t0);
         auto t1 = clock::now();
         vyre::detail::assign_huge(o.path_edges, std::max<std::uint32_t>(L.pe_words, 1), 0u);  // fresh pages: fewer faults
+        const std::uint64_t resident_words = resident_bitset_words();
         VYRE_TRY(d_->download_into(pe_, mutable_bytes_view(reinterpret_cast<std::uint8_t*>(o.path_edges.data()),
-                                                          o.path_edges.size() * 4)));
-        o.stats.bytes_downloaded += o.path_edges.size() * 4;
+                                                          resident_words * 4)));
+        o.stats.bytes_downloaded += resident_words * 4;
         o.path_edges.resize(L.pe_words);
+        if (graph_->has_rows()) unpack_bitset(graph_->packing(), o.path_edges);  // to the layout's positions
         // Row modes skip the derived nodes (row_tables.hpp): their rows follow from the
         // solved ones. Completing them writes derived nodes' words only, and counting
         // the summary edges reads call sites' and exits' only (always solved), so the

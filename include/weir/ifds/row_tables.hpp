@@ -46,10 +46,20 @@
 /// instead of seven arrays: one cache line read instead of several, which
 /// is what bounds the solve (see bench/README.md). They are the same for
 /// both row forms.
+///
+/// The *packed bitset* (`bitset_packing`): the solve sets no bit of a
+/// derived node, so its bitset holds only the solved nodes' blocks, side by
+/// side in node order (a quarter of the layout's bitset on the benchmark
+/// problems): the op's working set shrinks by as much, and clearing and
+/// downloading it cost less. The row tables' bitset positions (`node_info`,
+/// `ce_info`) and `bitset_packing::pe_word` (which a resident graph with row
+/// tables uploads in place of the layout's `pe_word`) are in that bitset;
+/// `unpack_bitset` moves a downloaded one to the layout's positions.
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <span>
 #include <utility>
@@ -80,6 +90,26 @@ struct derived_rows {
     std::size_t size() const { return node.size(); }
 };
 
+/// A run of solved nodes whose blocks lie together both in the packed
+/// bitset and in the layout's: `words` words from word `packed` of the one,
+/// from word `unpacked` of the other.
+struct block_run {
+    std::uint32_t packed = 0, unpacked = 0, words = 0;
+    /// Member-wise equality.
+    bool operator==(const block_run&) const = default;
+};
+
+/// Where the solve's bitset keeps each node's block (see the file comment).
+struct bitset_packing {
+    /// Per node, and one past: the first word of the node's block in the
+    /// packed bitset; a derived node's is `words` (it has no block there).
+    std::vector<std::uint32_t> pe_word;
+    /// Words of the packed bitset (the layout's `pe_words` when no node is derived).
+    std::uint32_t words = 0;
+    /// The solved nodes' blocks, in node order, runs of adjacent ones merged.
+    std::vector<block_run> runs;
+};
+
 /// Row form of a layout's intraprocedural edges.
 struct row_tables {
     std::vector<std::uint32_t> edge_off;       ///< size num_nodes+1: edges out of node n
@@ -97,6 +127,9 @@ struct row_tables {
     /// The derived nodes (empty with `row_form::all_nodes`): the solver sets
     /// none of their bits; `derive_rows` does, after the solve.
     derived_rows derived;
+    /// The solve's bitset: the solved nodes' blocks only (`node_info` and
+    /// `ce_info` give positions in it).
+    bitset_packing packing;
 
     /// The tables the `ifds_rows_*` ops take, in their order (`edge_off` and
     /// `site_row` are not among them: the ops read both in `node_info`).
@@ -530,7 +563,34 @@ namespace detail {
 /// `ret_off`/`ret_fact` instead (masks would take more room than the pairs).
 inline constexpr std::uint32_t max_ret_mask_words = 2;
 
-/// Fills `t`'s call tables from `L` (see the file comment).
+/// Packs the bitset of `t`'s solve: the blocks of the nodes that
+/// `t.derived` does not list, in node order (see the file comment).
+inline bitset_packing pack_bitset(const layout& L, const derived_rows& dr) {
+    const std::uint32_t N = L.num_nodes;
+    std::vector<char> derived(N, 0);
+    for (const std::uint32_t n : dr.node) derived[n] = 1;
+    bitset_packing b;
+    b.pe_word.resize(std::size_t(N) + 1);
+    std::uint32_t w = 0;  // at most L.pe_words: no overflow
+    for (std::uint32_t n = 0; n < N; ++n) {
+        if (derived[n]) continue;
+        const std::uint32_t size = L.pe_word[n + 1] - L.pe_word[n];
+        b.pe_word[n] = w;
+        if (size == 0) continue;
+        if (!b.runs.empty() && b.runs.back().packed + b.runs.back().words == w &&
+            b.runs.back().unpacked + b.runs.back().words == L.pe_word[n])
+            b.runs.back().words += size;
+        else
+            b.runs.push_back({w, L.pe_word[n], size});
+        w += size;
+    }
+    for (std::uint32_t n = 0; n < N; ++n)
+        if (derived[n]) b.pe_word[n] = w;
+    b.pe_word[N] = b.words = w;
+    return b;
+}
+
+/// Fills `t`'s call tables from `L` (see the file comment); `t.packing` must be set.
 inline void add_call_tables(const layout& L, row_tables& t) {
     namespace f = vyre::ops::ifds_rows;
     constexpr std::uint64_t most = std::numeric_limits<std::uint32_t>::max();
@@ -568,7 +628,8 @@ inline void add_call_tables(const layout& L, row_tables& t) {
         const std::uint32_t fq = L.node_fact_count[sq], fc = L.node_fact_count[L.ce_site[ce]], wc = (fc + 31) / 32;
         const bool masks = wc <= max_ret_mask_words && mask_total + std::uint64_t(fq) * wc < most;
         std::uint32_t* info = t.ce_info.data() + ce * call_edge_info_words;
-        info[f::ce_start] = sq, info[f::ce_exit] = xq, info[f::ce_callee_facts] = fq, info[f::ce_exit_word] = L.pe_word[xq];
+        info[f::ce_start] = sq, info[f::ce_exit] = xq, info[f::ce_callee_facts] = fq;
+        info[f::ce_exit_word] = t.packing.pe_word[xq];
         info[f::ce_mask_first] = masks ? static_cast<std::uint32_t>(mask_total) : 0, info[f::ce_mask_words] = masks ? wc : 0;
         info[f::ce_retsite] = L.ce_retsite[ce], info[f::ce_site_facts] = fc;
         if (masks) mask_total += std::uint64_t(fq) * wc;
@@ -576,7 +637,7 @@ inline void add_call_tables(const layout& L, row_tables& t) {
     t.node_info.assign(std::size_t(N) * node_info_words, 0);
     for (std::uint32_t n = 0; n < N; ++n) {
         std::uint32_t* info = t.node_info.data() + std::size_t(n) * node_info_words;
-        info[f::ni_facts] = L.node_fact_count[n], info[f::ni_pe_word] = L.pe_word[n];
+        info[f::ni_facts] = L.node_fact_count[n], info[f::ni_pe_word] = t.packing.pe_word[n];
         info[f::ni_edge_begin] = t.edge_off[n], info[f::ni_edge_end] = t.edge_off[n + 1];
         info[f::ni_kind] = L.node_kind[n], info[f::ni_retsite] = L.node_retsite[n];
         info[f::ni_site_row] = t.site_row[n], info[f::ni_proc] = L.node_proc[n];
@@ -630,8 +691,30 @@ inline row_tables intra_row_tables(const layout& L, row_form form) {
 /// the call tables.
 inline row_tables make_row_tables(const layout& L, row_form form = row_form::skip_derived) {
     row_tables t = detail::intra_row_tables(L, form);
+    t.packing = detail::pack_bitset(L, t.derived);
     detail::add_call_tables(L, t);
     return t;
+}
+
+/// Moves a packed bitset (`p.words` words at the front of `pe`, as a solve
+/// over row tables with packing `p` leaves it) to the layout's positions, in
+/// place: `pe` must have the layout's `pe_words` words; every word outside
+/// the solved nodes' blocks ends up zero (derived nodes' blocks included,
+/// for `derive_rows` to fill).
+inline void unpack_bitset(const bitset_packing& p, std::span<std::uint32_t> pe) {
+    // Back to front: a block never moves down (packed ≤ unpacked), and the
+    // blocks after it have left already, so no move overwrites a block not yet moved.
+    for (auto r = p.runs.rbegin(); r != p.runs.rend(); ++r)
+        if (r->packed != r->unpacked)
+            std::memmove(pe.data() + r->unpacked, pe.data() + r->packed, std::size_t(r->words) * 4);
+    // Then zero what lies between the moved blocks, within the packed words.
+    std::uint32_t at = 0;
+    for (const block_run& r : p.runs) {
+        if (at >= p.words) break;
+        if (at < r.unpacked) std::fill(pe.data() + at, pe.data() + std::min(r.unpacked, p.words), 0u);
+        at = r.unpacked + r.words;
+    }
+    if (at < p.words) std::fill(pe.data() + at, pe.data() + p.words, 0u);
 }
 
 namespace detail {

@@ -224,7 +224,10 @@ result<void> ifds_rows_round(std::span<ops::op_arg> a, unsigned t) {
 }
 /// The whole IFDS fixed point in one call (`ifds_rows_solve`): a stack per
 /// thread, shared through `shared_worklist` when a thread runs dry. Small
-/// graphs run on one thread (starting threads would cost more than it saves).
+/// graphs run on one thread (starting threads would cost more than it
+/// saves): a path-edge bitset under 2^13 words (the resident solver's is
+/// packed, the solved nodes' blocks only: about a quarter of the layout's
+/// on the benchmark problems).
 inline result<void> ifds_rows_solve(std::span<ops::op_arg> a, unsigned t) {
     namespace fs = ops::ifds_solve;
     namespace fr = ops::ifds_rows;
@@ -232,7 +235,7 @@ inline result<void> ifds_rows_solve(std::span<ops::op_arg> a, unsigned t) {
     fr::rows R(a);
     ops::ifds::words pe(a[fs::arg_pe]), seeds(a[fs::arg_seeds]), counters(a[fs::arg_counters]);
     VYRE_TRY(fs::check_counters(counters));
-    const unsigned threads = pe.n < (1u << 15) ? 1u : t;
+    const unsigned threads = pe.n < (1u << 13) ? 1u : t;
     auto out_of_host_memory = [] {
         return fail(error_code::out_of_memory, "ifds_rows_solve: the worklist ran out of host memory",
                     "free memory or solve fewer seeds at once");
