@@ -696,11 +696,11 @@ inline row_tables make_row_tables(const layout& L, row_form form = row_form::ski
     return t;
 }
 
-/// Moves a packed bitset (`p.words` words at the front of `pe`, as a solve
-/// over row tables with packing `p` leaves it) to the layout's positions, in
-/// place: `pe` must have the layout's `pe_words` words; every word outside
-/// the solved nodes' blocks ends up zero (derived nodes' blocks included,
-/// for `derive_rows` to fill).
+/// Moves a packed bitset (as a solve over row tables with packing `p`
+/// leaves it) to the layout's positions, in place: `pe` has the layout's
+/// `pe_words` words, the packed bitset's `p.words` first and zeros after
+/// them. Afterwards every word outside the solved nodes' blocks is zero
+/// (the derived nodes' blocks included, for `derive_rows` to fill).
 inline void unpack_bitset(const bitset_packing& p, std::span<std::uint32_t> pe) {
     // Back to front: a block never moves down (packed ≤ unpacked), and the
     // blocks after it have left already, so no move overwrites a block not yet moved.
