@@ -15,6 +15,7 @@
 #include "support/backends.hpp"
 #include "support/ifds_gen.hpp"
 
+#include <vyre/backend/detail/native_ops.hpp>
 #include <weir/adapter/vyre_resident_ifds.hpp>
 #include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/resident_graph.hpp>
@@ -162,7 +163,8 @@ TEMPLATE_LIST_TEST_CASE("one backend, 8 threads: IFDS solves through one graph c
 
 TEST_CASE("ifds_rows_solve shares its worklist between threads and stays exact", "[concurrency][ifds]") {
     using namespace weir::ifds;
-    // Big enough for the op to use its threads (a packed path-edge bitset of at least 2^13 words).
+    // Big enough for the op to use its threads (a packed path-edge bitset of
+    // at least `rows_solve_parallel_words` words).
     weir::test::gen_options o;
     o.procs = 1000;
     o.facts = 15;
@@ -170,12 +172,13 @@ TEST_CASE("ifds_rows_solve shares its worklist between threads and stays exact",
     o.seeds = 6;
     for (std::uint64_t seed : {11u, 12u}) {
         auto L = make_layout(weir::test::random_problem(seed, o));
-        REQUIRE(make_row_tables(L).packing.words >= (1u << 13));
+        const row_tables rt = make_row_tables(L);
+        REQUIRE(rt.packing.words >= vyre::detail::native::rows_solve_parallel_words);
         {
             // The host pass after the solve completes derived rows in chunks of groups
             // on several threads: some node must have roots in two chunks, so that two
             // threads may write its words at once (atomic ORs; ThreadSanitizer runs this).
-            const derived_rows dr = make_row_tables(L).derived;
+            const derived_rows& dr = rt.derived;
             std::vector<std::size_t> first_chunk(L.num_nodes, ~std::size_t{0});
             std::size_t shared = 0;
             for (std::size_t g = 0; g < dr.root.size(); ++g)

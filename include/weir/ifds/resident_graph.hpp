@@ -138,8 +138,7 @@ public:
         g->shape_ = shape_of(L);
         g->rows_ = with_rows;
         g->derived_ = std::move(rt.derived);
-        if (with_rows) g->packing_ = std::move(rt.packing);
-        else g->packing_.words = L.pe_words;
+        g->packing_ = std::move(rt.packing);
         return g;
     }
     resident_graph(const resident_graph&) = delete;
@@ -165,10 +164,10 @@ public:
     /// with row tables the packed one (the solved nodes' blocks only, see
     /// row_tables.hpp; its resident `pe_word` table and row tables give
     /// positions in it), else the layout's `pe_words`.
-    std::uint32_t bitset_words() const { return packing_.words; }
+    std::uint32_t bitset_words() const { return rows_ ? packing_.words : shape_.pe_words; }
     /// With row tables, where the packed bitset keeps each node's block
     /// (`unpack_bitset` moves a downloaded one to the layout's positions);
-    /// without, no runs.
+    /// without, empty.
     const bitset_packing& packing() const { return packing_; }
 
 private:

@@ -577,8 +577,9 @@ inline bitset_packing pack_bitset(const layout& L, const derived_rows& dr) {
         const std::uint32_t size = L.pe_word[n + 1] - L.pe_word[n];
         b.pe_word[n] = w;
         if (size == 0) continue;
-        if (!b.runs.empty() && b.runs.back().packed + b.runs.back().words == w &&
-            b.runs.back().unpacked + b.runs.back().words == L.pe_word[n])
+        // the last run always ends at w in the packed bitset: it extends when it
+        // also ends where this block starts in the layout's
+        if (!b.runs.empty() && b.runs.back().unpacked + b.runs.back().words == L.pe_word[n])
             b.runs.back().words += size;
         else
             b.runs.push_back({w, L.pe_word[n], size});

@@ -222,12 +222,14 @@ result<void> ifds_rows_round(std::span<ops::op_arg> a, unsigned t) {
         });
     return {};
 }
+/// `ifds_rows_solve` runs on one thread below this many path-edge bitset
+/// words (starting threads would cost more than it saves); the resident
+/// solver's bitset is packed, the solved nodes' blocks only: about a
+/// quarter of the layout's on the benchmark problems.
+inline constexpr std::uint64_t rows_solve_parallel_words = std::uint64_t{1} << 13;
 /// The whole IFDS fixed point in one call (`ifds_rows_solve`): a stack per
-/// thread, shared through `shared_worklist` when a thread runs dry. Small
-/// graphs run on one thread (starting threads would cost more than it
-/// saves): a path-edge bitset under 2^13 words (the resident solver's is
-/// packed, the solved nodes' blocks only: about a quarter of the layout's
-/// on the benchmark problems).
+/// thread, shared through `shared_worklist` when a thread runs dry; small
+/// graphs on one thread (`rows_solve_parallel_words`).
 inline result<void> ifds_rows_solve(std::span<ops::op_arg> a, unsigned t) {
     namespace fs = ops::ifds_solve;
     namespace fr = ops::ifds_rows;
@@ -235,7 +237,7 @@ inline result<void> ifds_rows_solve(std::span<ops::op_arg> a, unsigned t) {
     fr::rows R(a);
     ops::ifds::words pe(a[fs::arg_pe]), seeds(a[fs::arg_seeds]), counters(a[fs::arg_counters]);
     VYRE_TRY(fs::check_counters(counters));
-    const unsigned threads = pe.n < (1u << 13) ? 1u : t;
+    const unsigned threads = pe.n < rows_solve_parallel_words ? 1u : t;
     auto out_of_host_memory = [] {
         return fail(error_code::out_of_memory, "ifds_rows_solve: the worklist ran out of host memory",
                     "free memory or solve fewer seeds at once");
