@@ -8,7 +8,9 @@
 // stderr: errors, --stats, and a progress line for long solves when it is a terminal.
 // Environment: VYRE_DEFAULT_HEAP=1 keeps the C library's default heap (otherwise an
 // input of 1 MiB or more restarts the program once with its heap in huge pages,
-// where the kernel's transparent huge pages are in madvise mode).
+// where the kernel's transparent huge pages are in madvise mode and huge pages are
+// the cheaper here); VYRE_HUGE_PAGES=on|off|auto chooses the huge-page hints
+// (auto, the default: measured once; vyre/core/huge_pages.hpp).
 // Exit status: 0 success, 1 a requested witness does not hold, 2 bad input or usage,
 // 3 the solve needs more memory than --memory-budget (or the machine) allows,
 // 4 the backend's device is missing or lost (--backend cuda on a machine without a GPU).
@@ -116,6 +118,13 @@ vyre::result<std::vector<std::uint32_t>> solve_resident(const layout& L, std::ui
     return std::move(out->path_edges);
 }
 
+/// The huge-page hints' state for --stats: `on`, `off`, or `unmeasured` (no
+/// allocation was large enough to ask; vyre/core/huge_pages.hpp).
+const char* huge_pages_word() {
+    const int choice = vyre::detail::huge_pages_choice().load();
+    return choice < 0 ? "unmeasured" : choice == 1 ? "on" : "off";
+}
+
 int cmd_solve(const options& o) {
     if (o.backend != "tabulation" && o.backend != "cpu-ref" && o.backend != "cpu" && o.backend != "cuda")
         return usage("unknown backend '" + o.backend + "' (tabulation, cpu-ref, cpu, cuda)");
@@ -209,7 +218,7 @@ int cmd_solve(const options& o) {
     std::cout << (o.format == "json" ? format_solution_json(*pb, sol) : format_solution(*pb, sol));
     if (o.stats)
         std::cerr << "weir: backend=" << o.backend << " heap=" << (vyre::huge_page_heap_active() ? "huge_pages" : "default")
-                  << " t_load=" << load_s << " " << st.to_string() << "\n";
+                  << " huge_pages=" << huge_pages_word() << " t_load=" << load_s << " " << st.to_string() << "\n";
     return 0;
 }
 

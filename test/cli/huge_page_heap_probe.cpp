@@ -10,6 +10,7 @@
 //   restarted=<1 when it runs as /proc/self/exe (the restart's path), else 0>
 //   marker=<VYRE_HEAP_RESTARTED as the program sees it after the call: empty>
 //   comm=<the process name, /proc/self/comm>
+//   hints=<the huge-page hints' choice after the call: 1 given, 0 not, -1 not made yet>
 
 #include <cstdint>
 #include <cstdio>
@@ -101,6 +102,7 @@ int main(int argc, char** argv) {
 #else
     std::printf("restarted=0\ncomm=\n");
 #endif
+    std::printf("hints=%d\n", vyre::detail::huge_pages_choice().load());
     for (void* p : blocks) std::free(p);
     std::free(big);
     return 0;

@@ -6,8 +6,10 @@
 # mmap_threshold added to GLIBC_TUNABLES (keeping the tunables and the
 # arguments it had; a user's top_pad wins), its heap is advised for huge
 # pages, grows in large steps and holds a 1 MiB block, the restart's own
-# marker variable is gone and the process keeps its name; VYRE_DEFAULT_HEAP
-# or a hugetlb tunable of the user's own leave everything as it was.
+# marker variable is gone and the process keeps its name; VYRE_DEFAULT_HEAP,
+# VYRE_HUGE_PAGES=off or a hugetlb tunable of the user's own leave everything
+# as it was. The restarts are asked for with VYRE_HUGE_PAGES=on; by default
+# (auto) the program restarts exactly when it measured that huge pages pay.
 set -u
 PROBE=$1
 source "$(dirname "$0")/lib.sh"
@@ -54,18 +56,28 @@ probe() {
 
 added=glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864:glibc.malloc.mmap_threshold=33554432
 if [ "$able" = 1 ]; then
-  probe "restarts with the tunables, arguments kept" 1 $added 111 -- one "two words" ''
+  on=VYRE_HUGE_PAGES=on
+  probe "restarts with the tunables, arguments kept" 1 $added 111 $on -- one "two words" ''
   probe "keeps the user's other tunables, and their top_pad" 1 \
     glibc.malloc.top_pad=4096:glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432 101 \
-    GLIBC_TUNABLES=glibc.malloc.top_pad=4096 -- x
-  probe "an empty VYRE_DEFAULT_HEAP does not opt out" 1 $added 111 VYRE_DEFAULT_HEAP= -- a
+    GLIBC_TUNABLES=glibc.malloc.top_pad=4096 $on -- x
+  probe "an empty VYRE_DEFAULT_HEAP does not opt out" 1 $added 111 VYRE_DEFAULT_HEAP= $on -- a
   probe "an inherited restart marker neither stops the restart nor stays" 1 $added 111 \
-    VYRE_HEAP_RESTARTED=1 -- a
+    VYRE_HEAP_RESTARTED=1 $on -- a
+  # auto: restarted (with the hints on) exactly when the measurement said huge pages pay
+  out=$(env -i PATH="$PATH" "${san_env[@]}" "$PROBE" a 2>&1)
+  r=$(sed -n 's/^restarted=//p' <<<"$out") h=$(sed -n 's/^hints=//p' <<<"$out")
+  if { [ "$r" = 1 ] && [ "$h" = 1 ]; } || { [ "$r" = 0 ] && [ "$h" = 0 ]; }; then
+    echo "ok   auto: restarted=$r with hints=$h (measured)"
+  else
+    echo "FAIL auto: want restarted = hints (both 0 or both 1); got:"; echo "$out"; fails=$((fails+1))
+  fi
 else
   probe "leaves the heap alone where it cannot be done" 0 '' 000 -- one "two words" ''
   probe "an inherited restart marker does not stay" 0 '' 000 VYRE_HEAP_RESTARTED=1 -- a
 fi
-probe "VYRE_DEFAULT_HEAP opts out" 0 '' 000 VYRE_DEFAULT_HEAP=1 -- a
+probe "VYRE_DEFAULT_HEAP opts out" 0 '' 000 VYRE_DEFAULT_HEAP=1 VYRE_HUGE_PAGES=on -- a
+probe "VYRE_HUGE_PAGES=off opts out" 0 '' 000 VYRE_HUGE_PAGES=off -- a
 probe "the user's own hugetlb tunable wins" 0 glibc.malloc.hugetlb=0 000 GLIBC_TUNABLES=glibc.malloc.hugetlb=0 -- a
 probe "the user's own tunable wins among others" 0 glibc.malloc.hugetlb=0:glibc.malloc.top_pad=0 000 \
   GLIBC_TUNABLES=glibc.malloc.hugetlb=0:glibc.malloc.top_pad=0 -- a

@@ -103,11 +103,23 @@ cp "$DATA/recursion.ifds" "$tmp/big.ifds"
 heap_of() { sed -n 's/.* heap=\([a-z_]*\) .*/\1/p' "$tmp/err"; }
 want_big=default
 huge_heap_able && want_big=huge_pages
+hints_of() { sed -n 's/.* huge_pages=\([a-z]*\) .*/\1/p' "$tmp/err"; }
 for be in tabulation cpu; do
-  env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED "$WEIR" solve "$tmp/big.ifds" --backend "$be" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
+  VYRE_HUGE_PAGES=on env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED "$WEIR" solve "$tmp/big.ifds" --backend "$be" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
   [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && [ "$(heap_of)" = "$want_big" ]
   check "heap-big-$be" $? "rc=$rc, want heap=$want_big and the small file's result: $(cat "$tmp/err")"
 done
+# VYRE_HUGE_PAGES=off: the default heap and no hints; auto (unset): the heap in huge pages
+# exactly where the hints were measured to pay
+VYRE_HUGE_PAGES=off env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED "$WEIR" solve "$tmp/big.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && [ "$(heap_of)" = default ] && [ "$(hints_of)" = off ]
+check "heap-hints-off" $? "rc=$rc, want heap=default huge_pages=off with VYRE_HUGE_PAGES=off: $(cat "$tmp/err")"
+env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED -u VYRE_HUGE_PAGES "$WEIR" solve "$tmp/big.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
+want_auto=default
+[ "$want_big" = huge_pages ] && [ "$(hints_of)" = on ] && want_auto=huge_pages
+[ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && [ "$(heap_of)" = "$want_auto" ] &&
+  { [ "$(hints_of)" = on ] || [ "$(hints_of)" = off ] || [ "$(hints_of)" = unmeasured ]; }
+check "heap-hints-auto" $? "rc=$rc, want huge_pages=on|off|unmeasured and heap=$want_auto with it: $(cat "$tmp/err")"
 env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED "$WEIR" solve "$DATA/recursion.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] && [ "$(heap_of)" = default ]
 check "heap-small-default" $? "rc=$rc, want heap=default below 1 MiB: $(cat "$tmp/err")"

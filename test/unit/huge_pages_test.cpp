@@ -10,6 +10,7 @@
 #include <vyre/core/huge_pages.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <numeric>
 #include <string>
@@ -153,18 +154,77 @@ TEST_CASE("huge_capacity rounds large reservations up to whole 2 MiB blocks, les
     }
 }
 
+namespace {
+/// Restores the process's huge-page choice (`huge_pages_choice`) when a test is done with it.
+struct choice_guard {
+    int old = huge_pages_choice().load();
+    ~choice_guard() { huge_pages_choice().store(old); }
+};
+} // namespace
+
+TEST_CASE("huge_pages_setting reads VYRE_HUGE_PAGES: on/1, off/0, else auto", "[core][huge_pages]") {
+    CHECK(huge_pages_setting("on") == 1);
+    CHECK(huge_pages_setting("1") == 1);
+    CHECK(huge_pages_setting("off") == 0);
+    CHECK(huge_pages_setting("0") == 0);
+    CHECK(huge_pages_setting(nullptr) == -1);
+    CHECK(huge_pages_setting("") == -1);
+    CHECK(huge_pages_setting("auto") == -1);
+    CHECK(huge_pages_setting("yes") == -1);  // anything else: auto
+    CHECK(huge_pages_setting("ON") == -1);
+    CHECK(huge_pages_setting("10") == -1);
+}
+
+TEST_CASE("huge_pages_pay_at: huge pages pay only where a fresh base page is slow", "[core][huge_pages]") {
+    CHECK_FALSE(huge_pages_pay_at(0));
+    CHECK_FALSE(huge_pages_pay_at(700));     // the 2026-12-03 VM (huge pages 7x dearer there)
+    CHECK_FALSE(huge_pages_pay_at(1300));
+    CHECK_FALSE(huge_pages_pay_at(slow_small_page_ns - 1));
+    CHECK(huge_pages_pay_at(slow_small_page_ns));
+    CHECK(huge_pages_pay_at(3500));           // the 2026-11 VM (3.5-15 us a page)
+    CHECK(huge_pages_pay_at(13600));
+}
+
+TEST_CASE("measure_page_fault_ns measures fresh base pages and leaves no memory behind", "[core][huge_pages]") {
+    const double ns = measure_page_fault_ns();
+    INFO("a fresh base page: " << ns << " ns");
+#if defined(__linux__)
+    CHECK(ns > 0);  // 512 faults take time
+    CHECK(ns < 1e7);  // and not 10 ms each
+#else
+    CHECK(ns == 0);
+#endif
+}
+
+TEST_CASE("huge_pages_pay: never without system support, else the choice made once", "[core][huge_pages]") {
+    choice_guard guard;
+    huge_pages_choice().store(-1);
+    const bool pay = huge_pages_pay();
+    if (!huge_pages_allowed()) CHECK_FALSE(pay);
+    const int setting = huge_pages_setting(std::getenv(huge_pages_env));
+    if (huge_pages_allowed() && setting >= 0) CHECK(pay == (setting == 1));
+    CHECK(huge_pages_choice().load() == (pay ? 1 : 0));  // made once, then kept
+    CHECK(huge_pages_pay() == pay);
+    remember_huge_pages_pay(!pay);
+    CHECK(huge_pages_pay() == !pay);
+}
+
 TEST_CASE("reserve_huge is reserve: capacity at least n (exactly n as asked, huge_capacity(n) whole), elements kept",
           "[core][huge_pages]") {
+    choice_guard guard;
+    for (const bool pay : {false, true})
     for (huge_blocks blocks : {huge_blocks::as_asked, huge_blocks::whole}) {
+        remember_huge_pages_pay(pay);
         for (std::size_t n : {std::size_t{0}, std::size_t{100}, (std::size_t{1} << 18) + 1,
                               (std::size_t{1} << 19) - 6, std::size_t{3} << 20}) {
-            INFO("whole=" << (blocks == huge_blocks::whole) << " n=" << n);
+            INFO("pay=" << pay << " whole=" << (blocks == huge_blocks::whole) << " n=" << n);
             std::vector<std::uint32_t> v(1000);
             std::iota(v.begin(), v.end(), 0u);
             const auto before = v;
             reserve_huge(v, n, blocks);
             if (n > before.size())  // (std::vector::reserve gives exactly what is asked)
-                CHECK(v.capacity() == (blocks == huge_blocks::whole ? huge_capacity(n, sizeof(std::uint32_t)) : n));
+                CHECK(v.capacity() ==
+                      (pay && blocks == huge_blocks::whole ? huge_capacity(n, sizeof(std::uint32_t)) : n));
             CHECK(v.capacity() >= n);
             CHECK(v == before);
             const auto cap = v.capacity();
@@ -189,12 +249,16 @@ TEST_CASE("assign_huge is assign: n copies of the value, whatever was there", "[
 
 TEST_CASE("byte_buffer: writable capacity, growth keeps the prefix, moves leave the source empty",
           "[core][huge_pages]") {
+    choice_guard guard;
+    for (const bool pay : {false, true})
     for (std::size_t cap : {std::size_t{0}, std::size_t{4096}, std::size_t{3} << 19, std::size_t{5} << 20}) {
+        remember_huge_pages_pay(pay);
+        INFO("pay=" << pay << " cap=" << cap);
         byte_buffer b(cap);
         REQUIRE(b.data() != nullptr);
         CHECK(b.capacity() >= cap);
-#if defined(__linux__)
-        if (cap >= huge_page_bytes / 2) {  // documented: whole, aligned huge pages
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (pay && cap >= huge_page_bytes / 2) {  // documented: whole, aligned huge pages
             CHECK(reinterpret_cast<std::uintptr_t>(b.data()) % huge_page_bytes == 0);
             CHECK(b.capacity() % huge_page_bytes == 0);
         }

@@ -7,10 +7,14 @@
 ///
 /// Why: a loader or a solver makes many small allocations (a `.ifds` file of
 /// 27 MB gives some 250,000 flow-function lists), and each fresh 4 KiB page
-/// of the heap costs a page fault; on a virtual machine a fault costs about
-/// 14 µs. With the heap in 2 MiB pages, loading the 27 MB benchmark file in
-/// a fresh `weir solve` took 0.21–0.22 s instead of 0.29–0.33 s, and the
-/// whole command 1.13–1.28 s instead of 1.59–1.61 s (bench/LOG.md). Only
+/// of the heap costs a page fault; on a virtual machine whose host has not
+/// backed the guest's memory a fault costs about 14 µs. There, with the heap
+/// in 2 MiB pages, loading the 27 MB benchmark file in a fresh `weir solve`
+/// took 0.21–0.22 s instead of 0.29–0.33 s, and the whole command 1.13–1.28 s
+/// instead of 1.59–1.61 s (bench/LOG.md). Where a huge page costs more than
+/// its 512 base pages (a VM measured on 2026-12-03: 1.7× slower end to end
+/// with huge pages), the program is not restarted: `detail::huge_pages_pay`
+/// decides, by measuring once or by `VYRE_HUGE_PAGES`. Only
 /// a whole process can choose this: glibc reads its tunables when the
 /// program starts, hence the restart. glibc honours the tunable only where
 /// the kernel's transparent huge pages are in `madvise` mode (in `always`
@@ -129,6 +133,8 @@ inline bool huge_page_heap_active() noexcept {
 ///   user's, or the restart's own);
 /// - `VYRE_DEFAULT_HEAP` is set and not empty;
 /// - the kernel's transparent huge pages are not in `madvise` mode;
+/// - huge pages do not pay here (`detail::huge_pages_pay`: measured, which
+///   costs up to one huge page fault, or `VYRE_HUGE_PAGES=off`);
 /// - the C library is not glibc 2.35 or later on Linux;
 /// - the program runs with elevated privileges (glibc drops the tunable
 ///   then), was started by running the dynamic loader by hand, is linked
@@ -155,6 +161,7 @@ inline void use_huge_page_heap(char** argv) noexcept {
             // exec named the process after /proc/self/exe ("exe"): give it its own name back (ps, pgrep)
             const char* base = std::strrchr(argv[0], '/');
             ::prctl(PR_SET_NAME, base != nullptr ? base + 1 : argv[0], 0, 0, 0);
+            detail::remember_huge_pages_pay(true);  // the first run measured it a moment ago
             return;
         }
     }
@@ -167,6 +174,8 @@ inline void use_huge_page_heap(char** argv) noexcept {
     // as `ld.so ./program` (where /proc/self/exe is the loader) or is static
     // (left alone too, though it would read the tunable).
     if (::getauxval(AT_SECURE) != 0 || ::getauxval(AT_BASE) == 0) return;
+    // only where huge pages are the cheaper here (measured, or VYRE_HUGE_PAGES)
+    if (!detail::huge_pages_pay()) return;
     std::string old;
     const bool had = tunables != nullptr;
     auto restore = [&] {  // the environment as it was

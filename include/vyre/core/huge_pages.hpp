@@ -5,13 +5,18 @@
 /// they touch; on virtual machines a fault costs microseconds, which can
 /// dominate a loader. On Linux, these helpers ask the kernel for transparent
 /// huge pages (2 MiB: one fault instead of 512) where it allows them
-/// (`/sys/kernel/mm/transparent_hugepage/enabled` is `always` or `madvise`).
-/// They are hints: elsewhere, or when the kernel declines, nothing changes.
+/// (`/sys/kernel/mm/transparent_hugepage/enabled` is `always` or `madvise`)
+/// and where a huge page is the cheaper of the two here (`huge_pages_pay`:
+/// measured once per process, or chosen with `VYRE_HUGE_PAGES`). They are
+/// hints: elsewhere, or when the kernel declines, nothing changes.
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string_view>
@@ -51,55 +56,6 @@ inline std::uintptr_t page_bytes() noexcept {
 #endif
 }
 
-/// `madvise(advice)` on the whole pages that [p, p + bytes) touches, when it
-/// is at least `min_bytes` long; errors are ignored (the callers give hints).
-/// The range is rounded outwards to pages, so `advice` must be one that keeps
-/// the contents (never `MADV_DONTNEED` or `MADV_FREE`). Does nothing off Linux.
-inline void advise_pages(const void* p, std::size_t bytes, std::size_t min_bytes, int advice) noexcept {
-#if defined(__linux__)
-    if (p == nullptr || bytes < min_bytes) return;
-    const std::uintptr_t page = page_bytes();
-    const auto a = reinterpret_cast<std::uintptr_t>(p);
-    const std::uintptr_t b = a & ~(page - 1);
-    const std::uintptr_t e = (a + bytes + page - 1) & ~(page - 1);
-    (void)::madvise(reinterpret_cast<void*>(b), e - b, advice);
-#else
-    (void)p;
-    (void)bytes;
-    (void)min_bytes;
-    (void)advice;
-#endif
-}
-
-/// Hints that the pages of [p, p + bytes) will be filled soon and may be
-/// backed by huge pages: the kernel then backs every 2 MiB-aligned block of
-/// the mapping that the hinted pages cover wholly. Regions under 1 MiB are
-/// left alone. Never fails.
-inline void advise_huge_pages(const void* p, std::size_t bytes) noexcept {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    advise_pages(p, bytes, huge_hint_min_bytes, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
-/// The element count to reserve for at least `n` elements of `elem` bytes so
-/// that the allocation fills whole huge pages: glibc serves a request of
-/// 2 MiB * k - 24 bytes with a mapping of exactly 2 MiB * k (16 bytes of
-/// header, page-rounded), and recent Linux places an anonymous mapping whose
-/// length is a multiple of 2 MiB on a 2 MiB boundary (seen on 6.18), so all
-/// of it can be huge pages instead of the aligned middle only. Elsewhere it
-/// only rounds up, by less than 2 MiB. Regions under 1 MiB are not rounded.
-inline std::size_t huge_capacity(std::size_t n, std::size_t elem) noexcept {
-    if (elem == 0 || elem > 4000 || n > (std::size_t(-1) - huge_page_bytes) / elem) return n;
-    const std::size_t bytes = n * elem;
-    if (bytes < huge_hint_min_bytes) return n;
-    constexpr std::size_t slack = 24;
-    const std::size_t k = (bytes + slack + huge_page_bytes - 1) / huge_page_bytes;
-    return std::max(n, (k * huge_page_bytes - slack) / elem);
-}
-
 /// The kernel's transparent huge page mode: `always`, `madvise` or `never`
 /// (the bracketed word of `/sys/kernel/mm/transparent_hugepage/enabled`),
 /// or "" where there is no such setting; read once.
@@ -132,12 +88,162 @@ inline bool huge_pages_allowed() noexcept {
     return mode == "always" || mode == "madvise";
 }
 
+
+/// The environment variable that chooses whether the huge-page hints below
+/// are given: `on` (or `1`), `off` (or `0`), or `auto`, the default (any
+/// other value reads as `auto`): given where `huge_pages_pay` measures that
+/// a huge page costs less to fault in than the 4 KiB pages it replaces.
+inline constexpr const char* huge_pages_env = "VYRE_HUGE_PAGES";
+
+/// Base pages that `measure_page_fault_ns` faults in (2 MiB of 4 KiB pages:
+/// more than the kernel keeps on its per-CPU lists of recently freed pages,
+/// so that the average speaks for the next large allocation too).
+inline constexpr std::size_t probe_small_pages = 512;
+
+/// From this cost of a fresh base page on (nanoseconds), huge pages pay
+/// (`huge_pages_pay_at`). A fault on memory that the machine (or a VM's host)
+/// already backs costs 0.3–1.3 µs; one that the host must back first costs
+/// 3.5–15 µs (bench/LOG.md), and there a 2 MiB page saves most of it.
+inline constexpr double slow_small_page_ns = 2500;
+
+/// Whether huge pages pay where a fresh base page costs `small_ns`
+/// nanoseconds: only where base pages are slow. Where they are fast, the
+/// memory they come from is already backed while a huge page needs a free
+/// 2 MiB block, which a VM's host may have to back first: on the VM of
+/// 2026-12-03 a base page cost 0.7–1.3 µs and a huge page 4.6–5.1 ms, 7× its
+/// 512 base pages, and `weir solve` on the 27 MB file took 1.21–1.26 s with
+/// huge pages against 0.72–0.75 s without. On bare metal a huge page is a
+/// little cheaper, but base pages are fast there too, so little is lost.
+constexpr bool huge_pages_pay_at(double small_ns) noexcept { return small_ns >= slow_small_page_ns; }
+
+/// Measures, once per call, what a fresh base page costs to fault in on this
+/// machine now (nanoseconds, averaged over `probe_small_pages`, each touched
+/// once in a fresh anonymous mapping hinted `MADV_NOHUGEPAGE`, then unmapped:
+/// the pages go back to the free lists, where the next allocations find them
+/// backed). Costs 0.2–0.7 ms where base pages are fast, up to about 8 ms where
+/// they are slow. Returns 0 off Linux or when no mapping can be had.
+inline double measure_page_fault_ns() noexcept {
+#if defined(__linux__)
+    const std::size_t page = page_bytes();
+    const std::size_t len = probe_small_pages * page;
+    void* m = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return 0;
+#if defined(MADV_NOHUGEPAGE)
+    (void)::madvise(m, len, MADV_NOHUGEPAGE);  // (base pages, whatever the system's mode)
+#endif
+    auto* p = static_cast<volatile char*>(m);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < len; i += page) p[i] = 1;
+    const auto t1 = std::chrono::steady_clock::now();
+    ::munmap(m, len);
+    return std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(probe_small_pages);
+#else
+    return 0;
+#endif
+}
+
+/// How a `VYRE_HUGE_PAGES` value reads: 1 for `on`/`1`, 0 for `off`/`0`, -1
+/// for `auto` (null, empty, `auto` or anything else).
+inline int huge_pages_setting(const char* value) noexcept {
+    if (value == nullptr) return -1;
+    const std::string_view v(value);
+    if (v == "on" || v == "1") return 1;
+    if (v == "off" || v == "0") return 0;
+    return -1;
+}
+
+/// The process's choice (-1: not made yet, 0: no hints, 1: hints), made once
+/// by `huge_pages_pay` or told by `remember_huge_pages_pay`.
+inline std::atomic<int>& huge_pages_choice() noexcept {
+    static std::atomic<int> choice{-1};
+    return choice;
+}
+
+/// Records the choice without measuring (a program restarted for the
+/// huge-page heap, whose first run has just measured, says so).
+inline void remember_huge_pages_pay(bool pay) noexcept { huge_pages_choice().store(pay ? 1 : 0); }
+
+/// Whether the huge-page hints of this file are given in this process: never
+/// where the system does not allow huge pages; else as `VYRE_HUGE_PAGES`
+/// says, and by default (`auto`) where a fresh base page is slow here
+/// (`huge_pages_pay_at(measure_page_fault_ns())`). Decided once, the first
+/// time a hint is about to be given (so small programs never measure).
+/// Why measure: which page size is cheaper depends on the machine. On a VM
+/// whose host has not backed the guest's memory a fresh 4 KiB page costs
+/// 10–15 µs and huge pages paid several times over (bench/LOG.md, 2026-11);
+/// on a VM whose host backs memory in 4 KiB pages while the guest's small
+/// free pages are backed already, they cost 7× what they save (2026-12-03).
+inline bool huge_pages_pay() noexcept {
+    std::atomic<int>& choice = huge_pages_choice();
+    int c = choice.load(std::memory_order_relaxed);
+    if (c < 0) {
+        if (!huge_pages_allowed()) {
+            c = 0;
+        } else {
+            c = huge_pages_setting(std::getenv(huge_pages_env));
+            if (c < 0) c = huge_pages_pay_at(measure_page_fault_ns()) ? 1 : 0;
+        }
+        choice.store(c, std::memory_order_relaxed);  // (two threads measuring at once: either answer will do)
+    }
+    return c == 1;
+}
+
+/// `madvise(advice)` on the whole pages that [p, p + bytes) touches, when it
+/// is at least `min_bytes` long; errors are ignored (the callers give hints).
+/// The range is rounded outwards to pages, so `advice` must be one that keeps
+/// the contents (never `MADV_DONTNEED` or `MADV_FREE`). Does nothing off Linux.
+inline void advise_pages(const void* p, std::size_t bytes, std::size_t min_bytes, int advice) noexcept {
+#if defined(__linux__)
+    if (p == nullptr || bytes < min_bytes) return;
+    const std::uintptr_t page = page_bytes();
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    const std::uintptr_t b = a & ~(page - 1);
+    const std::uintptr_t e = (a + bytes + page - 1) & ~(page - 1);
+    (void)::madvise(reinterpret_cast<void*>(b), e - b, advice);
+#else
+    (void)p;
+    (void)bytes;
+    (void)min_bytes;
+    (void)advice;
+#endif
+}
+
+/// Hints that the pages of [p, p + bytes) will be filled soon and may be
+/// backed by huge pages: the kernel then backs every 2 MiB-aligned block of
+/// the mapping that the hinted pages cover wholly. Regions under 1 MiB are
+/// left alone. Never fails.
+inline void advise_huge_pages(const void* p, std::size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (p == nullptr || bytes < huge_hint_min_bytes || !huge_pages_pay()) return;
+    advise_pages(p, bytes, huge_hint_min_bytes, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+/// The element count to reserve for at least `n` elements of `elem` bytes so
+/// that the allocation fills whole huge pages: glibc serves a request of
+/// 2 MiB * k - 24 bytes with a mapping of exactly 2 MiB * k (16 bytes of
+/// header, page-rounded), and recent Linux places an anonymous mapping whose
+/// length is a multiple of 2 MiB on a 2 MiB boundary (seen on 6.18), so all
+/// of it can be huge pages instead of the aligned middle only. Elsewhere it
+/// only rounds up, by less than 2 MiB. Regions under 1 MiB are not rounded.
+inline std::size_t huge_capacity(std::size_t n, std::size_t elem) noexcept {
+    if (elem == 0 || elem > 4000 || n > (std::size_t(-1) - huge_page_bytes) / elem) return n;
+    const std::size_t bytes = n * elem;
+    if (bytes < huge_hint_min_bytes) return n;
+    constexpr std::size_t slack = 24;
+    const std::size_t k = (bytes + slack + huge_page_bytes - 1) / huge_page_bytes;
+    return std::max(n, (k * huge_page_bytes - slack) / elem);
+}
+
 /// For storage that starts a few bytes into a 2 MiB-aligned block (as a
 /// fresh mapping from `huge_capacity` does): the allocator has already
 /// written its header there, so that block was faulted in as 4 KiB pages
 /// before the hint; this asks the kernel to make it one huge page now
 /// (`MADV_COLLAPSE`, Linux 6.1+), so that filling it faults no more. Only
-/// where the system allows huge pages. Never fails.
+/// where huge pages pay (`huge_pages_pay`). Never fails.
 inline void collapse_first_huge_page(const void* p, std::size_t bytes) noexcept {
 #if defined(__linux__)
     constexpr int madv_collapse = 25;  // MADV_COLLAPSE, named here for older headers
@@ -145,7 +251,7 @@ inline void collapse_first_huge_page(const void* p, std::size_t bytes) noexcept 
     const std::uintptr_t block = a & ~std::uintptr_t(huge_page_bytes - 1);
     // (the block is the storage's own: it starts within the block's first page and, but for the
     // allocator's few bytes of header and slack, fills it)
-    if (p == nullptr || a - block >= page_bytes() || (a - block) + bytes + 64 < huge_page_bytes || !huge_pages_allowed()) return;
+    if (p == nullptr || a - block >= page_bytes() || (a - block) + bytes + 64 < huge_page_bytes || !huge_pages_pay()) return;
     (void)::madvise(reinterpret_cast<void*>(block), huge_page_bytes, madv_collapse);
 #else
     (void)p;
@@ -171,25 +277,28 @@ enum class huge_blocks : bool {
     /// storage can be huge pages, so memory use stays what was asked (the
     /// choice for storage that callers size, such as resident buffers).
     as_asked = false,
-    /// Rounded up by `huge_capacity` to whole blocks, all of which can be huge
+    /// Rounded up by `huge_capacity` to whole blocks (where huge pages pay:
+    /// else as asked), all of which can be huge
     /// pages, the first one collapsed at once: fewer page faults, for up to
     /// 2 MiB more memory in use (the last block is backed whole once touched).
     /// The choice for arrays filled right away and to the end (a loader's).
     whole = true,
 };
 
-/// `v.reserve(n)` (rounded up to whole blocks with `huge_blocks::whole`), then
-/// the huge-page hint on the reserved storage when it is fresh (the
-/// reservation grew), and, with `whole`, its first block made a huge page
-/// (`collapse_first_huge_page`). Elements keep their values.
+/// `v.reserve(n)`, then, where huge pages pay (`huge_pages_pay`), the
+/// huge-page hint on the reserved storage when it is fresh (the reservation
+/// grew) and, with `huge_blocks::whole`, the reservation rounded up to whole
+/// blocks and its first block made a huge page (`collapse_first_huge_page`).
+/// Elements keep their values.
 template <class T, class A>
 void reserve_huge(std::vector<T, A>& v, std::size_t n, huge_blocks blocks = huge_blocks::as_asked) {
     if (n <= v.capacity()) return;
-    v.reserve(blocks == huge_blocks::whole ? huge_capacity(n, sizeof(T)) : n);
+    const bool whole = blocks == huge_blocks::whole && n >= huge_hint_min_bytes / sizeof(T) && huge_pages_pay();
+    v.reserve(whole ? huge_capacity(n, sizeof(T)) : n);
     const std::size_t bytes = v.capacity() * sizeof(T);
     if (bytes < huge_hint_min_bytes) return;
     advise_huge_pages(v.data(), bytes);
-    if (blocks == huge_blocks::whole) collapse_first_huge_page(v.data(), bytes);
+    if (whole) collapse_first_huge_page(v.data(), bytes);
 }
 
 /// `v.assign(n, value)` into storage hinted (and with `huge_blocks::whole`,
@@ -206,8 +315,8 @@ void assign_huge(std::vector<T, A>& v, std::size_t n, const T& value, huge_block
 }
 
 /// A byte buffer for a whole file, uninitialised, growable, move-only. From
-/// 1 MiB up (on Linux) it is anonymous memory in whole, aligned huge pages,
-/// hinted as such, so its capacity is rounded up to 2 MiB.
+/// 1 MiB up (on Linux, where huge pages pay) it is anonymous memory in whole,
+/// aligned huge pages, hinted as such, so its capacity is rounded up to 2 MiB.
 class byte_buffer {
 public:
     byte_buffer() = default;
@@ -244,7 +353,7 @@ private:
         if (capacity == 0) capacity = 1;
         if (capacity > (std::size_t(-1) >> 1)) throw std::bad_alloc();  // no rounding overflow below
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (capacity >= huge_page_bytes / 2) {
+        if (capacity >= huge_page_bytes / 2 && huge_pages_pay()) {
             // whole huge pages: map one more, keep the aligned part, hint all of it
             const std::size_t rounded = (capacity + huge_page_bytes - 1) & ~(huge_page_bytes - 1);
             void* m = ::mmap(nullptr, rounded + huge_page_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
