@@ -11,6 +11,7 @@
 /// hints: elsewhere, or when the kernel declines, nothing changes.
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -116,27 +117,38 @@ inline constexpr double slow_small_page_ns = 2500;
 /// little cheaper, but base pages are fast there too, so little is lost.
 constexpr bool huge_pages_pay_at(double small_ns) noexcept { return small_ns >= slow_small_page_ns; }
 
+/// Batches that `measure_page_fault_ns` times `probe_small_pages` in.
+inline constexpr std::size_t probe_batches = 8;
+
 /// Measures, once per call, what a fresh base page costs to fault in on this
-/// machine now (nanoseconds, averaged over `probe_small_pages`, each touched
-/// once in a fresh anonymous mapping hinted `MADV_NOHUGEPAGE`, then unmapped:
-/// the pages go back to the free lists, where the next allocations find them
-/// backed). Costs 0.2–0.7 ms where base pages are fast, up to about 8 ms where
-/// they are slow. Returns 0 off Linux or when no mapping can be had.
+/// machine now (nanoseconds): `probe_small_pages` pages of a fresh anonymous
+/// mapping hinted `MADV_NOHUGEPAGE`, touched once each in `probe_batches`
+/// timed batches, then unmapped (the pages go back to the free lists, where
+/// the next allocations find them backed). Returns the lower median of the
+/// batches' costs per page, so that a moment in which a VM's host runs
+/// something else (which makes one batch slow) does not decide. Costs
+/// 0.2–1 ms where base pages are fast, up to about 8 ms where they are slow.
+/// Returns 0 off Linux or when no mapping can be had.
 inline double measure_page_fault_ns() noexcept {
 #if defined(__linux__)
     const std::size_t page = page_bytes();
-    const std::size_t len = probe_small_pages * page;
+    const std::size_t len = probe_small_pages * page, per_batch = probe_small_pages / probe_batches;
     void* m = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) return 0;
 #if defined(MADV_NOHUGEPAGE)
     (void)::madvise(m, len, MADV_NOHUGEPAGE);  // (base pages, whatever the system's mode)
 #endif
     auto* p = static_cast<volatile char*>(m);
-    const auto t0 = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < len; i += page) p[i] = 1;
-    const auto t1 = std::chrono::steady_clock::now();
+    std::array<double, probe_batches> ns{};
+    for (std::size_t b = 0; b < probe_batches; ++b) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (std::size_t i = 0; i < per_batch; ++i) p[(b * per_batch + i) * page] = 1;
+        const auto t1 = std::chrono::steady_clock::now();
+        ns[b] = std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(per_batch);
+    }
     ::munmap(m, len);
-    return std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(probe_small_pages);
+    std::sort(ns.begin(), ns.end());
+    return ns[(probe_batches - 1) / 2];
 #else
     return 0;
 #endif
