@@ -7,7 +7,8 @@
 //
 //   bench_ifds [--sizes 100,500,...] [--max-resident-edges N] [--threads N]
 //              [--seed S] [--repeat N] [--rounds N] [--csv PATH] [--quick] [--heap default|huge]
-// --heap huge: the heap in huge pages, as `weir solve` runs (vyre::use_huge_page_heap).
+// --heap huge: the heap in huge pages, as `weir solve` runs (vyre::use_huge_page_heap: where
+// huge pages pay, as vyre/core/huge_pages.hpp measures; VYRE_HUGE_PAGES=on forces them).
 // Each child runs its phases --repeat times (default 3, --quick 1) and reports
 // the best time of each phase. With --rounds N (default 1) tabulation and the
 // backends run in turn N times per size, and each keeps its best over all
