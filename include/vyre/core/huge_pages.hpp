@@ -93,7 +93,7 @@ inline bool huge_pages_allowed() noexcept {
 /// The environment variable that chooses whether the huge-page hints below
 /// are given: `on` (or `1`), `off` (or `0`), or `auto`, the default (any
 /// other value reads as `auto`): given where `huge_pages_pay` measures that
-/// a huge page costs less to fault in than the 4 KiB pages it replaces.
+/// fresh 4 KiB pages are slow here (`huge_pages_pay_at`).
 inline constexpr const char* huge_pages_env = "VYRE_HUGE_PAGES";
 
 /// Base pages that `measure_page_fault_ns` faults in (2 MiB of 4 KiB pages:
@@ -111,7 +111,7 @@ inline constexpr double slow_small_page_ns = 2500;
 /// nanoseconds: only where base pages are slow. Where they are fast, the
 /// memory they come from is already backed while a huge page needs a free
 /// 2 MiB block, which a VM's host may have to back first: on the VM of
-/// 2026-12-03 a base page cost 0.7–1.3 µs and a huge page 4.6–5.1 ms, 7× its
+/// 2026-12-03 a base page cost 0.7–1.6 µs and a huge page 4.6–5.1 ms, 7× its
 /// 512 base pages, and `weir solve` on the 27 MB file took 1.21–1.26 s with
 /// huge pages against 0.72–0.75 s without. On bare metal a huge page is a
 /// little cheaper, but base pages are fast there too, so little is lost.
