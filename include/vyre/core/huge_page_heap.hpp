@@ -134,7 +134,7 @@ inline bool huge_page_heap_active() noexcept {
 /// - `VYRE_DEFAULT_HEAP` is set and not empty;
 /// - the kernel's transparent huge pages are not in `madvise` mode;
 /// - huge pages do not pay here (`detail::huge_pages_pay`: measured, which
-///   costs up to one huge page fault, or `VYRE_HUGE_PAGES=off`);
+///   times 512 fresh base pages, or `VYRE_HUGE_PAGES=off`);
 /// - the C library is not glibc 2.35 or later on Linux;
 /// - the program runs with elevated privileges (glibc drops the tunable
 ///   then), was started by running the dynamic loader by hand, is linked

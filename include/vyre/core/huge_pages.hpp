@@ -89,7 +89,6 @@ inline bool huge_pages_allowed() noexcept {
     return mode == "always" || mode == "madvise";
 }
 
-
 /// The environment variable that chooses whether the huge-page hints below
 /// are given: `on` (or `1`), `off` (or `0`), or `auto`, the default (any
 /// other value reads as `auto`): given where `huge_pages_pay` measures that
@@ -98,12 +97,12 @@ inline constexpr const char* huge_pages_env = "VYRE_HUGE_PAGES";
 
 /// Base pages that `measure_page_fault_ns` faults in (2 MiB of 4 KiB pages:
 /// more than the kernel keeps on its per-CPU lists of recently freed pages,
-/// so that the average speaks for the next large allocation too).
+/// so that the measure speaks for the next large allocation too).
 inline constexpr std::size_t probe_small_pages = 512;
 
 /// From this cost of a fresh base page on (nanoseconds), huge pages pay
 /// (`huge_pages_pay_at`). A fault on memory that the machine (or a VM's host)
-/// already backs costs 0.3–1.3 µs; one that the host must back first costs
+/// already backs costs 0.3–1.6 µs; one that the host must back first costs
 /// 3.5–15 µs (bench/LOG.md), and there a 2 MiB page saves most of it.
 inline constexpr double slow_small_page_ns = 2500;
 
