@@ -19,6 +19,7 @@
 #include <weir/ifds/layout.hpp>
 #include <weir/ifds/resident_dispatch.hpp>
 #include <weir/ifds/row_tables.hpp>
+#include <weir/ifds/summaries.hpp>
 
 namespace weir::ifds {
 
@@ -139,6 +140,7 @@ public:
         g->rows_ = with_rows;
         g->derived_ = std::move(rt.derived);
         g->packing_ = std::move(rt.packing);
+        g->return_masks_ = make_return_masks(L, L.pe_words);
         return g;
     }
     resident_graph(const resident_graph&) = delete;
@@ -169,6 +171,10 @@ public:
     /// (`unpack_bitset` moves a downloaded one to the layout's positions);
     /// without, empty.
     const bitset_packing& packing() const { return packing_; }
+    /// The call edges' return flows as masks (host memory, at most as many
+    /// words as the layout's bitset), for counting the summary edges after
+    /// a solve (`count_summary_edges`).
+    const return_masks& returns() const { return return_masks_; }
 
 private:
     explicit resident_graph(D& d) : d_(&d) {}
@@ -179,6 +185,7 @@ private:
     bool rows_ = false;
     derived_rows derived_;
     bitset_packing packing_;
+    return_masks return_masks_;
 };
 
 /// Counters of a graph cache.

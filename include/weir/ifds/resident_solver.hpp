@@ -29,6 +29,7 @@
 #include <vyre/backend/detail/parallel.hpp>
 #include <vyre/core/huge_pages.hpp>
 
+#include <weir/ifds/host_pass.hpp>
 #include <weir/ifds/kernels.hpp>
 #include <weir/ifds/layout.hpp>
 #include <weir/ifds/resident_dispatch.hpp>
@@ -438,7 +439,8 @@ private:
         }
         o.stats.seconds_solve = seconds_since(t0);
         auto t1 = clock::now();
-        vyre::detail::assign_huge(o.path_edges, std::max<std::uint32_t>(L.pe_words, 1), 0u);  // fresh pages: fewer faults
+        const unsigned threads = host_thread_count();
+        detail::assign_zeroed(o.path_edges, std::max<std::uint32_t>(L.pe_words, 1), threads);
         const std::uint64_t resident_words = resident_bitset_words();
         VYRE_TRY(d_->download_into(pe_, mutable_bytes_view(reinterpret_cast<std::uint8_t*>(o.path_edges.data()),
                                                           resident_words * 4)));
@@ -449,32 +451,29 @@ private:
         // solved ones. Completing them writes derived nodes' words only, and counting
         // the summary edges reads call sites' and exits' only (always solved), so the
         // two share one parallel pass.
-        o.stats.summary_edges = finish_rows(L, needs_rows(programs_->mode) ? &graph_->derived() : nullptr, o.path_edges);
-        // contexts: self-loop path edges <s_p, c> -> <s_p, c>
-        for (std::uint32_t p = 0; p < L.num_procs; ++p) {
-            std::uint32_t s = L.proc_start[p], f = L.node_fact_count[s];
-            for (std::uint32_t c = 0; c < f; ++c) {
-                std::uint64_t bit = std::uint64_t(c) * f + c;
-                if (o.path_edges[L.pe_word[s] + bit / 32] >> (bit % 32) & 1u) o.stats.contexts++;
-            }
-        }
-        if (entry_words_ == 4) {
-            o.stats.path_edges = 0;
-            for (std::uint32_t w : o.path_edges) o.stats.path_edges += static_cast<std::uint64_t>(std::popcount(w));
-        }
+        o.stats.summary_edges = finish_rows(L, needs_rows(programs_->mode) ? &graph_->derived() : nullptr, o.path_edges, threads);
+        // Contexts (self-loop path edges <s_p, c> -> <s_p, c>) and, for row
+        // entries (which carry several edges each), the path edges, from the
+        // bits: one more parallel pass.
+        const auto totals = detail::count_contexts_and_bits(L, o.path_edges, threads);
+        o.stats.contexts = totals.contexts;
+        if (entry_words_ == 4) o.stats.path_edges = totals.bits;
         o.stats.seconds_extract = seconds_since(t1);
         return {};
     }
 
+    /// Threads for the host work after a solve: `resident_options::host_threads`,
+    /// else the dispatcher's (`weir::host_threads`).
+    unsigned host_thread_count() const { return opt_.host_threads ? opt_.host_threads : weir::host_threads(*d_); }
+
     /// Completes the derived rows of `pe` (when `dr` is given) and returns the
-    /// summary edges, on `host_threads` threads: groups of derived nodes and
+    /// summary edges, on up to `host_threads` threads: groups of derived nodes and
     /// call edges handed out in chunks.
-    std::uint64_t finish_rows(const layout& L, const derived_rows* dr, std::span<std::uint32_t> pe) const {
+    std::uint64_t finish_rows(const layout& L, const derived_rows* dr, std::span<std::uint32_t> pe, unsigned host_threads) const {
         const std::size_t groups = dr ? dr->root.size() : 0, ces = L.ce_site.size();
         constexpr std::size_t group_chunk = detail::finish_group_chunk, ce_chunk = 256;
         const std::size_t group_items = (groups + group_chunk - 1) / group_chunk, items = group_items + (ces + ce_chunk - 1) / ce_chunk;
-        const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(
-            opt_.host_threads ? opt_.host_threads : weir::host_threads(*d_), std::max<std::size_t>(items, 1)));
+        const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(host_threads, std::max<std::size_t>(items, 1)));
         std::atomic<std::size_t> next{0};
         std::atomic<std::uint64_t> summaries{0};
         vyre::detail::parallel_region(threads, [&](unsigned, unsigned nt) {
@@ -485,7 +484,8 @@ private:
                 } else {
                     const std::size_t c0 = (i - group_items) * ce_chunk;
                     mine += detail::count_summary_edges(L, pe, static_cast<std::uint32_t>(c0),
-                                                        static_cast<std::uint32_t>(std::min(ces, c0 + ce_chunk)));
+                                                        static_cast<std::uint32_t>(std::min(ces, c0 + ce_chunk)),
+                                                        &graph_->returns());
                 }
             }
             summaries.fetch_add(mine, std::memory_order_relaxed);

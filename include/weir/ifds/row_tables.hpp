@@ -761,10 +761,20 @@ inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std
                     for (std::size_t i = 0; i < nc; ++i) wide[i] |= ((rows[i] >> a) & 1u) << b;
                 }
                 const std::uint64_t base = row_start(L, s, 0);
+                if (atomic_or) {
+                    for (std::size_t i = 0; i < nc; ++i)
+                        if (wide[i]) or_row_bits<true>(pe, base + std::uint64_t(ctx[i]) * F, wide[i]);
+                    continue;
+                }
+                // The node's block, words [base / 32, end), is this thread's alone
+                // (and no other node's), so each row is ORed in without a branch:
+                // both words it may span, zeros included, within the block.
+                const std::uint64_t end = (base + std::uint64_t(F) * F + 31) / 32;
                 for (std::size_t i = 0; i < nc; ++i) {
-                    if (!wide[i]) continue;
-                    if (atomic_or) or_row_bits<true>(pe, base + std::uint64_t(ctx[i]) * F, wide[i]);
-                    else or_row_bits(pe, base + std::uint64_t(ctx[i]) * F, wide[i]);
+                    const std::uint64_t pos = base + std::uint64_t(ctx[i]) * F, w = pos / 32;
+                    const std::uint64_t v = std::uint64_t(wide[i]) << (pos % 32);
+                    pe[w] |= static_cast<std::uint32_t>(v);
+                    if (w + 1 < end) pe[w + 1] |= static_cast<std::uint32_t>(v >> 32);
                 }
                 continue;
             }

@@ -16,12 +16,63 @@
 
 namespace weir::ifds {
 
+/// The return flows of a layout's call edges as masks, for counting summary
+/// edges without a step per returned fact. A call edge whose caller has at
+/// most 32 facts gets 32 masks per 32 facts of its callee's exit: mask d4 is
+/// one word, the caller facts the edge returns exit fact d4 to (zero past
+/// the exit's facts), so the facts returned for an exit row chunk are an OR
+/// of the masks its bits select, a loop without branches.
+struct return_masks {
+    /// `first`'s value for a call edge without masks.
+    static constexpr std::uint64_t none = ~std::uint64_t{0};
+    std::vector<std::uint64_t> first;  ///< per call edge: its first mask in `masks`, or `none`
+    std::vector<std::uint32_t> masks;
+
+    /// Host bytes held.
+    std::uint64_t bytes() const { return first.size() * 8 + masks.size() * 4; }
+};
+
+/// `return_masks` of `L`: the call edges in order until the masks would
+/// take more than `max_words` words; the rest have none (the count then
+/// maps their facts through `ret_off`/`ret_fact`).
+inline return_masks make_return_masks(const layout& L, std::uint64_t max_words) {
+    return_masks rm;
+    rm.first.assign(L.ce_site.size(), return_masks::none);
+    for (std::uint32_t ce = 0; ce < L.ce_site.size(); ++ce) {
+        const std::uint32_t fc = L.node_fact_count[L.ce_site[ce]], fq = L.node_fact_count[L.proc_exit[L.ce_callee[ce]]];
+        const std::uint64_t words = (std::uint64_t(fq) + 31) / 32 * 32;
+        if (fc > 32) continue;
+        if (rm.masks.size() + words > max_words) break;
+        rm.first[ce] = rm.masks.size();
+        rm.masks.resize(rm.masks.size() + words, 0u);
+        std::uint32_t* m = rm.masks.data() + rm.first[ce];
+        for (std::uint32_t d4 = 0; d4 < fq; ++d4)
+            for (std::uint32_t k = L.ret_off[L.ret_row[ce] + d4]; k < L.ret_off[L.ret_row[ce] + d4 + 1]; ++k)
+                if (const std::uint32_t d5 = L.ret_fact[k]; d5 < fc) m[d4] |= 1u << d5;
+    }
+    return rm;
+}
+
 namespace detail {
-/// The summary edges of call edges [ce0, ce1) (see `count_summary_edges`).
+/// The facts that call edge `ce` returns for callee context `d3`, from its
+/// masks (`rm.first[ce]` ≠ none): the OR of the masks of the exit row's bits.
+inline std::uint32_t returned_by_masks(const layout& L, std::span<const std::uint32_t> pe, const return_masks& rm,
+                                       std::uint32_t ce, std::uint32_t xq, std::uint32_t fq, std::uint32_t d3) {
+    const std::uint32_t* masks = rm.masks.data() + rm.first[ce];
+    std::uint32_t r = 0;
+    for (std::uint32_t j = 0; 32 * j < fq; ++j) {
+        const std::uint32_t x = read_row_bits(pe, row_start(L, xq, d3) + 32 * j, chunk_len(fq, j));
+        for (std::uint32_t b = 0; b < 32; ++b) r |= masks[32 * j + b] & (0u - ((x >> b) & 1u));
+    }
+    return r;
+}
+
+/// The summary edges of call edges [ce0, ce1) (see `count_summary_edges`),
+/// with `rm` for those it has masks for (may be null).
 /// Per call edge and reached fact d: the facts d5 it returns, as a mask over
 /// the site's facts (a word per 32), counted once each by a popcount.
 inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::uint32_t> pe, std::uint32_t ce0,
-                                         std::uint32_t ce1) {
+                                         std::uint32_t ce1, const return_masks* rm = nullptr) {
     std::uint64_t count = 0;
     std::vector<std::uint32_t> reached;  // facts d at the site that some caller context reaches
     std::vector<std::uint32_t> ret;      // facts d5 returned for one d
@@ -38,9 +89,18 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
                     reached[j] |= read_row_bits(pe, row_start(L, site, c) + 32 * j, chunk_len(fc, j));
         }
         ret.resize(wc);
+        const bool masked = rm != nullptr && ce < rm->first.size() && rm->first[ce] != return_masks::none;
         for (std::uint32_t i = 0; i < wc; ++i)
             for (std::uint32_t bits = reached[i]; bits; bits &= bits - 1) {
                 const std::uint32_t row = L.row_base[site] + 32 * i + static_cast<std::uint32_t>(std::countr_zero(bits));
+                if (masked) {  // one word over the caller's facts (wc == 1)
+                    std::uint32_t r = 0;
+                    for (std::uint32_t e = L.call_off[row]; e < L.call_off[row + 1]; ++e)
+                        if (const std::uint32_t d3 = L.call_fact[e]; L.call_ce[e] == ce && d3 < fq)
+                            r |= returned_by_masks(L, pe, *rm, ce, xq, fq, d3);
+                    count += static_cast<std::uint64_t>(std::popcount(r));
+                    continue;
+                }
                 std::fill(ret.begin(), ret.end(), 0u);
                 for (std::uint32_t e = L.call_off[row]; e < L.call_off[row + 1]; ++e) {
                     const std::uint32_t d3 = L.call_fact[e];
@@ -59,9 +119,11 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
 }
 } // namespace detail
 
-/// Summary edges implied by a path-edge bitset over `L`.
-inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::uint32_t> pe) {
-    return detail::count_summary_edges(L, pe, 0, static_cast<std::uint32_t>(L.ce_site.size()));
+/// Summary edges implied by a path-edge bitset over `L`; `rm`, when given
+/// (`make_return_masks(L, ...)`), makes the count faster.
+inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::uint32_t> pe,
+                                         const return_masks* rm = nullptr) {
+    return detail::count_summary_edges(L, pe, 0, static_cast<std::uint32_t>(L.ce_site.size()), rm);
 }
 
 } // namespace weir::ifds

@@ -1,0 +1,76 @@
+#pragma once
+/// \file weir/ifds/host_pass.hpp
+/// Parallel pieces of the host work that follows a resident solve
+/// (`resident_solver`): the fresh result bitset and the counts read from it.
+/// On the benchmark problems this work is a fifth of a `cpu` solve's time,
+/// so it runs on the solver's host threads like the op before it.
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <vyre/backend/detail/parallel.hpp>
+#include <vyre/core/huge_pages.hpp>
+
+#include <weir/ifds/layout.hpp>
+
+namespace weir::ifds::detail {
+
+/// Storage from which `assign_zeroed` populates fresh pages on several
+/// threads: below it one thread does (a fork costs more than it saves).
+inline constexpr std::size_t parallel_populate_min_bytes = std::size_t{1} << 20;
+
+/// `v.assign(n, 0)`, in fresh storage when `v` is too small, whose pages
+/// are then populated on up to `threads` threads before the zeros are
+/// written: page faults, not the writes, are what a fresh result costs (on
+/// the benchmark VM 2 MiB take about 0.5 ms on one thread, and the kernel
+/// serves two threads' faults at once). Huge-page hints as `assign_huge`.
+inline void assign_zeroed(std::vector<std::uint32_t>& v, std::size_t n, unsigned threads) {
+    if (n > v.capacity()) {
+        std::vector<std::uint32_t>().swap(v);
+        vyre::detail::reserve_huge(v, n);
+        const std::size_t bytes = n * sizeof(std::uint32_t), page = vyre::detail::page_bytes();
+        const auto* base = reinterpret_cast<const unsigned char*>(v.data());
+        const unsigned blocks = bytes < parallel_populate_min_bytes ? 1u : std::max(1u, threads);
+        vyre::detail::parallel_blocks(bytes / page, blocks, 1, [&](std::uint64_t b, std::uint64_t e) {
+            const std::size_t end = e == bytes / page ? bytes : e * page;
+            vyre::detail::populate_for_write(base + b * page, end - b * page);
+        });
+    }
+    v.assign(n, 0u);
+}
+
+/// What `count_contexts_and_bits` counts.
+struct bitset_totals {
+    std::uint64_t contexts = 0;  ///< self-loop path edges <s_p, c> -> <s_p, c>
+    std::uint64_t bits = 0;      ///< all set bits: the path edges
+};
+
+/// The contexts and the set bits of a complete path-edge bitset over `L`,
+/// on up to `threads` threads (procedures and words in one block each).
+inline bitset_totals count_contexts_and_bits(const layout& L, std::span<const std::uint32_t> pe, unsigned threads) {
+    std::atomic<std::uint64_t> contexts{0}, bits{0};
+    constexpr std::uint64_t grain = std::uint64_t{1} << 16;  // words a thread is worth
+    const unsigned nt = pe.size() < 2 * grain ? 1u : std::max(1u, threads);
+    vyre::detail::parallel_region(nt, [&](unsigned t, unsigned running) {
+        std::uint64_t mine_contexts = 0, mine_bits = 0;
+        const std::uint64_t p0 = std::uint64_t(L.num_procs) * t / running, p1 = std::uint64_t(L.num_procs) * (t + 1) / running;
+        for (std::uint64_t p = p0; p < p1; ++p) {
+            const std::uint32_t s = L.proc_start[p], f = L.node_fact_count[s];
+            for (std::uint32_t c = 0; c < f; ++c) {
+                const std::uint64_t bit = std::uint64_t(c) * f + c;
+                mine_contexts += pe[L.pe_word[s] + bit / 32] >> (bit % 32) & 1u;
+            }
+        }
+        const std::uint64_t w0 = pe.size() * t / running, w1 = pe.size() * (t + 1) / running;
+        for (std::uint64_t w = w0; w < w1; ++w) mine_bits += static_cast<std::uint64_t>(std::popcount(pe[w]));
+        contexts.fetch_add(mine_contexts, std::memory_order_relaxed);
+        bits.fetch_add(mine_bits, std::memory_order_relaxed);
+    });
+    return {contexts.load(), bits.load()};
+}
+
+} // namespace weir::ifds::detail
