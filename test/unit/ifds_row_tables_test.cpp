@@ -9,6 +9,8 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
+#include <atomic>
 #include <vector>
 
 #include <weir/ifds/make_layout.hpp>
@@ -60,6 +62,15 @@ u32v rederived(const layout& L, const row_tables& t, u32v pe) {
         for (std::uint32_t w = L.pe_word[s]; w < L.pe_word[s + 1]; ++w) pe[w] = 0;  // blocks start on a word
     derive_rows(L, t.derived, pe);
     return pe;
+}
+
+/// The chunks of `detail::finish_group_chunk` groups whose groups hold node `s`.
+std::set<std::size_t> chunks_of(const derived_rows& dr, std::uint32_t s) {
+    std::set<std::size_t> chunks;
+    for (std::size_t g = 0; g < dr.root.size(); ++g)
+        for (std::uint32_t e = dr.group_off[g]; e < dr.group_off[g + 1]; ++e)
+            if (dr.node[e] == s) chunks.insert(g / detail::finish_group_chunk);
+    return chunks;
 }
 
 bool contains(const row& big, const row& small) {
@@ -363,11 +374,11 @@ TEST_CASE("row tables: on random problems the skipping tables are exact", "[ifds
             derived_multi_root += roots[s].size() > 1;
             derived_wide += L.node_fact_count[s] > 32;
         }
-        // an entry is marked shared exactly when its node has other roots (the
-        // parallel completion writes only those with atomic ORs)
+        // an entry is marked shared exactly when its node has roots in groups of
+        // two chunks (the parallel completion writes only those with atomic ORs)
         REQUIRE(t.derived.shared.size() == t.derived.size());
         for (std::size_t e = 0; e < t.derived.size(); ++e)
-            CHECK(bool(t.derived.shared[e]) == (roots[t.derived.node[e]].size() > 1));
+            CHECK(bool(t.derived.shared[e]) == (chunks_of(t.derived, t.derived.node[e]).size() > 1));
         // loops among derived nodes: some are left when sources are peeled off one by one
         {
             std::vector<std::uint32_t> indeg(L.num_nodes, 0), ready;
@@ -595,4 +606,46 @@ TEST_CASE("row tables: the packed bitset holds the solved nodes' blocks in node 
     }
     CHECK(moved > 0);           // some blocks moved
     CHECK(packed_smaller > 0);  // and some packed bitsets are smaller than the layout's
+}
+
+TEST_CASE("row tables: completed on two threads a chunk at a time, as the resident solver does, the rows are exact",
+          "[ifds][rows][random]") {
+    // problems with more groups than one chunk, so that some derived nodes have
+    // roots in two chunks (shared: atomic ORs) and most joins do not
+    std::uint64_t shared = 0, joins_in_one_chunk = 0;
+    for (std::uint64_t seed = 0; seed < 12; ++seed) {
+        INFO("seed " << seed);
+        weir::test::gen_options o;
+        o.procs = 30 + static_cast<std::uint32_t>(seed % 4) * 10;
+        o.facts = 4 + static_cast<std::uint32_t>(seed % 7) + (seed % 4 == 0 ? 40 : 0);
+        o.min_nodes = 6;
+        o.max_nodes = 14;
+        const layout L = make_layout(weir::test::random_problem(seed, o));
+        const auto expect = tabulation_solver(L).solve().value();
+        const row_tables t = make_row_tables(L);
+        const derived_rows& dr = t.derived;
+        std::vector<std::uint32_t> root_count(L.num_nodes, 0);
+        for (std::uint32_t s : dr.node) root_count[s]++;
+        for (std::size_t e = 0; e < dr.size(); ++e) {
+            shared += dr.shared[e];
+            joins_in_one_chunk += !dr.shared[e] && root_count[dr.node[e]] > 1;
+        }
+        u32v pe = expect.path_edges;
+        for (std::uint32_t s : dr.node)
+            for (std::uint32_t w = L.pe_word[s]; w < L.pe_word[s + 1]; ++w) pe[w] = 0;
+        // two threads taking chunks in turn, interleaved
+        const std::size_t chunks = (dr.root.size() + detail::finish_group_chunk - 1) / detail::finish_group_chunk;
+        std::atomic<std::size_t> next{0};
+        auto work = [&] {
+            for (std::size_t i; (i = next.fetch_add(1)) < chunks;)
+                detail::derive_groups(L, dr, pe, i * detail::finish_group_chunk,
+                                      std::min(dr.root.size(), (i + 1) * detail::finish_group_chunk), true);
+        };
+        std::thread other(work);
+        work();
+        other.join();
+        CHECK(pe == expect.path_edges);
+    }
+    CHECK(shared > 0);
+    CHECK(joins_in_one_chunk > 0);
 }

@@ -84,7 +84,8 @@ struct derived_rows {
     std::vector<std::uint32_t> mask;       ///< identity masks, ceil(F/32) words each
     std::vector<std::uint32_t> x_off;      ///< size entries+1: extra pairs of each entry
     std::vector<std::uint32_t> x_src, x_dst;
-    std::vector<std::uint8_t> shared;      ///< per entry: 1 when its node has other roots too
+    std::vector<std::uint8_t> shared;      ///< per entry: 1 when its node has roots in other chunks of
+                                           ///< `detail::finish_group_chunk` groups too
 
     /// Number of entries: (root, derived node) pairs.
     std::size_t size() const { return node.size(); }
@@ -299,6 +300,11 @@ constexpr std::size_t max_relation_pairs(std::uint32_t F) { return 4 * std::size
 /// Rounds of planning and building before `make_row_tables` gives up on
 /// derived nodes and returns every edge as it is.
 inline constexpr int max_derivation_rounds = 4;
+/// Groups of `derived_rows` that the resident solver's parallel pass after a
+/// solve hands to one thread at a time; a node with roots in two such chunks
+/// can be written by two threads at once (`derived_rows::shared`, hence
+/// `derive_groups`'s `atomic`).
+inline constexpr std::size_t finish_group_chunk = 64;
 
 /// Which nodes of `L` are solved and, for each solved node (a *root*), the
 /// derived nodes it reaches through derived nodes only, given the edges as
@@ -526,11 +532,20 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
         }
         t.edge_off.push_back(static_cast<std::uint32_t>(t.edge_dst.size()));
     }
-    // which entries' nodes have other roots too (their words may be written by two threads at once)
-    std::vector<std::uint8_t> roots(N, 0);
-    for (std::uint32_t s : dr.node) roots[s] = static_cast<std::uint8_t>(std::min(roots[s] + 1, 2));
+    // which entries' nodes have roots in other chunks of groups too (their words
+    // may be written by two threads at once); joins of roots in one chunk, most
+    // of them (the two ends of a diamond's branches), are written by one thread
+    constexpr std::uint32_t unseen = ~0u, several = ~0u - 1;
+    std::vector<std::uint32_t> chunk_of(N, unseen);
+    for (std::size_t g = 0; g + 1 < dr.group_off.size(); ++g) {
+        const auto chunk = static_cast<std::uint32_t>(g / finish_group_chunk);
+        for (std::uint32_t e = dr.group_off[g]; e < dr.group_off[g + 1]; ++e) {
+            std::uint32_t& c = chunk_of[dr.node[e]];
+            c = c == unseen || c == chunk ? chunk : several;
+        }
+    }
     dr.shared.resize(dr.node.size());
-    for (std::size_t e = 0; e < dr.node.size(); ++e) dr.shared[e] = roots[dr.node[e]] > 1;
+    for (std::size_t e = 0; e < dr.node.size(); ++e) dr.shared[e] = chunk_of[dr.node[e]] == several;
     return t;
 }
 
@@ -719,16 +734,11 @@ inline void unpack_bitset(const bitset_packing& p, std::span<std::uint32_t> pe) 
 }
 
 namespace detail {
-/// Groups of `derived_rows` that the resident solver's parallel pass after a
-/// solve hands to one thread at a time; a node with roots in two such chunks
-/// can be written by two threads at once (hence `derive_groups`'s `atomic`).
-inline constexpr std::size_t finish_group_chunk = 64;
-
 /// `derive_rows` for groups [g0, g1) of `dr` only; `atomic`: so that threads
-/// may complete disjoint ranges of groups at once, a derived node fed by
-/// several roots (in several groups; `dr.shared`) is written with atomic ORs.
-/// The others are in one group only, so one thread writes their words, and
-/// no two nodes share a word (each node's rows start a word).
+/// may complete disjoint chunks of `finish_group_chunk` groups at once, a
+/// derived node fed by roots in several chunks (`dr.shared`) is written with
+/// atomic ORs. The others are in one chunk only, so one thread writes their
+/// words, and no two nodes share a word (each node's rows start a word).
 inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std::uint32_t> pe, std::size_t g0,
                           std::size_t g1, bool atomic) {
     std::vector<std::uint32_t> ctx, rows, out, wide;  // the solved node's non-empty rows; one entry's result
