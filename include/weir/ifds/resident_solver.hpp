@@ -467,13 +467,13 @@ private:
     unsigned host_thread_count() const { return opt_.host_threads ? opt_.host_threads : weir::host_threads(*d_); }
 
     /// Completes the derived rows of `pe` (when `dr` is given) and returns the
-    /// summary edges, on up to `host_threads` threads: groups of derived nodes and
+    /// summary edges, on up to `max_threads` threads: groups of derived nodes and
     /// call edges handed out in chunks.
-    std::uint64_t finish_rows(const layout& L, const derived_rows* dr, std::span<std::uint32_t> pe, unsigned host_threads) const {
+    std::uint64_t finish_rows(const layout& L, const derived_rows* dr, std::span<std::uint32_t> pe, unsigned max_threads) const {
         const std::size_t groups = dr ? dr->root.size() : 0, ces = L.ce_site.size();
         constexpr std::size_t group_chunk = detail::finish_group_chunk, ce_chunk = 256;
         const std::size_t group_items = (groups + group_chunk - 1) / group_chunk, items = group_items + (ces + ce_chunk - 1) / ce_chunk;
-        const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(host_threads, std::max<std::size_t>(items, 1)));
+        const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(max_threads, std::max<std::size_t>(items, 1)));
         std::atomic<std::size_t> next{0};
         std::atomic<std::uint64_t> summaries{0};
         vyre::detail::parallel_region(threads, [&](unsigned, unsigned nt) {
