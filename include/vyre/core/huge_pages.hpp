@@ -312,15 +312,24 @@ void reserve_huge(std::vector<T, A>& v, std::size_t n, huge_blocks blocks = huge
     if (whole) collapse_first_huge_page(v.data(), bytes);
 }
 
+/// `populate_for_write` as a function object: how `assign_huge` populates
+/// fresh storage unless told otherwise.
+struct populate_on_this_thread {
+    void operator()(const void* p, std::size_t bytes) const noexcept { populate_for_write(p, bytes); }
+};
+
 /// `v.assign(n, value)` into storage hinted (and with `huge_blocks::whole`,
-/// rounded) before it is filled; fresh storage is populated first
-/// (`populate_for_write`, the first n elements only, so memory use is the same).
-template <class T, class A>
-void assign_huge(std::vector<T, A>& v, std::size_t n, const T& value, huge_blocks blocks = huge_blocks::as_asked) {
+/// rounded) before it is filled; fresh storage is populated first,
+/// `populate(data, bytes)` on the first n elements only, so memory use is
+/// the same (`populate_for_write` by default; a caller with threads to
+/// spare may spread it over them).
+template <class T, class A, class Populate = populate_on_this_thread>
+void assign_huge(std::vector<T, A>& v, std::size_t n, const T& value, huge_blocks blocks = huge_blocks::as_asked,
+                 Populate&& populate = {}) {
     if (n > v.capacity()) {
         std::vector<T, A>().swap(v);
         reserve_huge(v, n, blocks);
-        populate_for_write(v.data(), n * sizeof(T));
+        populate(static_cast<const void*>(v.data()), n * sizeof(T));
     }
     v.assign(n, value);
 }

@@ -23,24 +23,21 @@ namespace weir::ifds::detail {
 /// threads: below it one thread does (a fork costs more than it saves).
 inline constexpr std::size_t parallel_populate_min_bytes = std::size_t{1} << 20;
 
-/// `v.assign(n, 0)`, in fresh storage when `v` is too small, whose pages
-/// are then populated on up to `threads` threads before the zeros are
-/// written: page faults, not the writes, are what a fresh result costs (on
-/// the benchmark VM 2 MiB take about 0.5 ms on one thread, and the kernel
-/// serves two threads' faults at once). Huge-page hints as `assign_huge`.
+/// `v.assign(n, 0)` as `vyre::detail::assign_huge` does it, but fresh
+/// storage has its pages populated on up to `threads` threads, one block
+/// each: page faults, not the writes, are what a fresh result costs (on the
+/// benchmark VM 2 MiB take about 0.5 ms on one thread, and the kernel
+/// serves two threads' faults at once).
 inline void assign_zeroed(std::vector<std::uint32_t>& v, std::size_t n, unsigned threads) {
-    if (n > v.capacity()) {
-        std::vector<std::uint32_t>().swap(v);
-        vyre::detail::reserve_huge(v, n);
-        const std::size_t bytes = n * sizeof(std::uint32_t), page = vyre::detail::page_bytes();
-        const auto* base = reinterpret_cast<const unsigned char*>(v.data());
+    vyre::detail::assign_huge(v, n, 0u, vyre::detail::huge_blocks::as_asked, [threads](const void* p, std::size_t bytes) {
+        const std::size_t page = vyre::detail::page_bytes(), pages = bytes / page;
+        const auto* base = static_cast<const unsigned char*>(p);
         const unsigned blocks = bytes < parallel_populate_min_bytes ? 1u : std::max(1u, threads);
-        vyre::detail::parallel_blocks(bytes / page, blocks, 1, [&](std::uint64_t b, std::uint64_t e) {
-            const std::size_t end = e == bytes / page ? bytes : e * page;
+        vyre::detail::parallel_blocks(pages, blocks, 1, [&](std::uint64_t b, std::uint64_t e) {
+            const std::size_t end = e == pages ? bytes : e * page;
             vyre::detail::populate_for_write(base + b * page, end - b * page);
         });
-    }
-    v.assign(n, 0u);
+    });
 }
 
 /// What `count_contexts_and_bits` counts.

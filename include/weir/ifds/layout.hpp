@@ -93,6 +93,18 @@ inline std::uint32_t read_row_bits(std::span<const std::uint32_t> pe, std::uint6
     if (s + len > 32) v |= std::uint64_t(pe[w + 1]) << (32 - s);
     return static_cast<std::uint32_t>(v) & (len == 32 ? ~0u : (1u << len) - 1);
 }
+/// Writes call edge `ce`'s return flow as masks: for each callee exit fact
+/// d4 < `fq`, `words` words at `out + d4 * words` (zeroed by the caller) get
+/// the caller facts d5 < `fc` that the edge returns d4 to. Shared by the row
+/// tables' `ret_mask` and the summary count's `return_masks`.
+inline void write_return_masks(const layout& L, std::uint32_t ce, std::uint32_t fc, std::uint32_t fq, std::uint32_t words,
+                               std::uint32_t* out) {
+    for (std::uint32_t d4 = 0; d4 < fq; ++d4) {
+        const std::uint32_t rr = L.ret_row[ce] + d4;
+        for (std::uint32_t k = L.ret_off[rr]; k < L.ret_off[rr + 1]; ++k)
+            if (const std::uint32_t d5 = L.ret_fact[k]; d5 < fc) out[std::size_t(d4) * words + d5 / 32] |= 1u << (d5 % 32);
+    }
+}
 /// Sets the bits of `mask` (a row chunk, in range) from bit `pos`; `Atomic`:
 /// with atomic ORs, for threads that may share a word.
 template <bool Atomic = false>

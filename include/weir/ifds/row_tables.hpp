@@ -663,12 +663,7 @@ inline void add_call_tables(const layout& L, row_tables& t) {
         const std::uint32_t* info = t.ce_info.data() + ce * call_edge_info_words;
         const std::uint32_t fq = info[f::ce_callee_facts], wc = info[f::ce_mask_words], fc = info[f::ce_site_facts];
         if (wc == 0) continue;
-        std::uint32_t* m = t.ret_mask.data() + info[f::ce_mask_first];
-        for (std::uint32_t d4 = 0; d4 < fq; ++d4) {
-            const std::uint32_t rr = L.ret_row[ce] + d4;
-            for (std::uint32_t k = L.ret_off[rr]; k < L.ret_off[rr + 1]; ++k)
-                if (const std::uint32_t d5 = L.ret_fact[k]; d5 < fc) m[std::size_t(d4) * wc + d5 / 32] |= 1u << (d5 % 32);
-        }
+        detail::write_return_masks(L, static_cast<std::uint32_t>(ce), fc, fq, wc, t.ret_mask.data() + info[f::ce_mask_first]);
     }
 }
 

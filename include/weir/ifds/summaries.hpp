@@ -45,10 +45,7 @@ inline return_masks make_return_masks(const layout& L, std::uint64_t max_words) 
         if (rm.masks.size() + words > max_words) break;
         rm.first[ce] = rm.masks.size();
         rm.masks.resize(rm.masks.size() + words, 0u);
-        std::uint32_t* m = rm.masks.data() + rm.first[ce];
-        for (std::uint32_t d4 = 0; d4 < fq; ++d4)
-            for (std::uint32_t k = L.ret_off[L.ret_row[ce] + d4]; k < L.ret_off[L.ret_row[ce] + d4 + 1]; ++k)
-                if (const std::uint32_t d5 = L.ret_fact[k]; d5 < fc) m[d4] |= 1u << d5;
+        detail::write_return_masks(L, ce, fc, fq, 1, rm.masks.data() + rm.first[ce]);
     }
     return rm;
 }
