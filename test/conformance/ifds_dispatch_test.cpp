@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -257,7 +258,7 @@ protected:
         return s;
     }
 
-private:
+    /// Validates and compiles `p` once (later calls find it in the cache).
     vyre::result<std::shared_ptr<const vyre::detail::compiled_program>> compiled(const vyre::ir::program& p) {
         for (const auto& [src, cp] : cache_)
             if (src == p) return cp;
@@ -270,6 +271,7 @@ private:
         return cp;
     }
 
+private:
     std::vector<slot_t> slots_;
     std::vector<std::pair<vyre::ir::program, std::shared_ptr<const vyre::detail::compiled_program>>> cache_;
     std::uint64_t fail_allocation_ = 0, allocation_attempts_ = 0;
@@ -286,6 +288,22 @@ public:
         log.ranged_uploads.push_back({r, off, in.size()});
         return {};
     }
+};
+
+/// The dispatcher plus the optional `prepare` hook (`weir::prepare`), which
+/// compiles ahead of time and records the programs' names; `refuse` makes it
+/// fail instead.
+class scratch_dispatch_prepare : public scratch_dispatch {
+public:
+    vyre::result<void> prepare(const vyre::ir::program& p) {
+        if (refuse) return vyre::fail(vyre::error_code::invalid_program, "scratch: prepare refused " + p.name + " (test)");
+        auto cp = compiled(p);
+        if (!cp) return vyre::make_unexpected(cp.error());
+        prepared.push_back(p.name);
+        return {};
+    }
+    std::vector<std::string> prepared;
+    bool refuse = false;
 };
 
 static_assert(std::regular<scratch_resource>);
@@ -607,6 +625,43 @@ TEST_CASE("scratch dispatcher: a shared resident graph is uploaded once for seve
         CHECK(d.log.upload_many_calls == 1);
         CHECK(cache.stats().hits == 1);
         CHECK(cache.stats().misses == 1);
+    }
+    CHECK(d.live() == 0);
+}
+
+TEST_CASE("scratch dispatcher: create prepares the kernels a solve dispatches, so the first solve compiles none",
+          "[ifds][dispatch][prepare]") {
+    auto pb = load_data("two_sites.ifds");
+    const auto L = make_layout(pb);
+    scratch_dispatch_prepare d;
+    auto s = resident_solver<scratch_dispatch_prepare>::create(d, L);
+    REQUIRE(s.has_value());
+    REQUIRE(s->mode() == kernel_mode::ir_kernels);  // no catalogue ops: the IR kernels, in rounds
+    // the clear, the seed and the expand kernels, each once
+    CHECK(d.prepared.size() == 3);
+    CHECK(std::set<std::string>(d.prepared.begin(), d.prepared.end()).size() == 3);
+    CHECK(d.programs_compiled() == 3);
+    d.reset_log();
+    auto o = s->solve();
+    REQUIRE(o.has_value());
+    CHECK(o->path_edges == tabulation_solver(L).solve().value().path_edges);
+    CHECK(d.programs_compiled() == 3);  // nothing compiled during the solve
+    std::set<std::string> ran;
+    for (const auto& x : d.log.dispatches) ran.insert(x.program);
+    CHECK(ran == std::set<std::string>(d.prepared.begin(), d.prepared.end()));
+}
+
+TEST_CASE("scratch dispatcher: a prepare that fails makes create fail with its error, and leaks nothing",
+          "[ifds][dispatch][prepare][errors]") {
+    auto pb = load_data("two_sites.ifds");
+    const auto L = make_layout(pb);
+    scratch_dispatch_prepare d;
+    d.refuse = true;
+    {
+        auto s = resident_solver<scratch_dispatch_prepare>::create(d, L);
+        REQUIRE_FALSE(s.has_value());
+        CHECK(s.error().code() == vyre::error_code::invalid_program);
+        CHECK(std::string(s.error().what()).find("prepare refused") != std::string::npos);
     }
     CHECK(d.live() == 0);
 }

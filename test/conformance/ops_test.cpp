@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "support/backends.hpp"
 
@@ -32,6 +33,22 @@ TEMPLATE_LIST_TEST_CASE("catalogue: fill, copy, gather, scatter", "[conformance]
                  "  (buffer d 2 output u32 3)\n  (op scatter s i d))\n",
                  {to_bytes<std::uint32_t>({1, 2, 3, 4}), to_bytes<std::uint32_t>({2, 0, 2, 9})});
     CHECK(from_bytes<std::uint32_t>(s[0]) == u32s{2, 0, 3});
+}
+
+TEMPLATE_LIST_TEST_CASE("catalogue: fill and copy over several MiB (split over threads where a backend does)",
+                        "[conformance][ops]", backend_list) {
+    TestType b;
+    const std::uint32_t n = (3u << 18) + 5;  // 3 MiB and 5 words: blocks of 1 MiB, and a ragged end
+    auto f = run(b, "(program f (workgroup 1 1 1)\n  (buffer d 0 output u32 " + std::to_string(n) + ")\n  (op fill d 7))\n");
+    const auto filled = from_bytes<std::uint32_t>(f[0]);
+    REQUIRE(filled.size() == n);
+    CHECK(std::all_of(filled.begin(), filled.end(), [](std::uint32_t v) { return v == 7; }));
+    u32s src(n + 3);
+    for (std::uint32_t i = 0; i < src.size(); ++i) src[i] = i * 2654435761u;
+    auto c = run(b, "(program c (workgroup 1 1 1)\n  (buffer s 0 read u32 0)\n  (buffer d 1 output u32 " + std::to_string(n) +
+                        ")\n  (op copy s d))\n",
+                 {to_bytes<std::uint32_t>(src)});
+    CHECK(from_bytes<std::uint32_t>(c[0]) == u32s(src.begin(), src.begin() + n));
 }
 
 TEMPLATE_LIST_TEST_CASE("catalogue: scan, compaction, sort, unique", "[conformance][ops]", backend_list) {

@@ -133,6 +133,35 @@ TEST_CASE("populate_for_write makes fresh pages resident where the kernel has MA
 }
 #endif
 
+#if defined(__linux__)
+TEST_CASE("pages_resident: false for fresh pages, true once every sampled page is written", "[core][huge_pages]") {
+    const std::size_t page = page_bytes(), bytes = std::size_t{1} << 20;
+    void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(m != MAP_FAILED);
+    auto* p = static_cast<std::uint8_t*>(m);
+    unsigned char in = 0;
+    REQUIRE(::mincore(p, page, &in) == 0);
+    if (in & 1u) {
+        WARN("mincore reports untouched pages as resident here: pages_resident not checked");
+    } else {
+        CHECK_FALSE(pages_resident(p, bytes));
+        p[0] = 1;  // the first page only: the other samples are still fresh
+        CHECK_FALSE(pages_resident(p, bytes));
+        p[bytes - 1] = 1;  // first and last, not the middle
+        CHECK_FALSE(pages_resident(p, bytes));
+        CHECK(pages_resident(p, bytes, 2));  // two samples: first and last page
+        std::fill(p, p + bytes, std::uint8_t{2});
+        CHECK(pages_resident(p, bytes));
+        CHECK(pages_resident(p + 100, bytes - 200));  // an unaligned range inside
+        CHECK(pages_resident(p + page / 2, 1, 1));
+    }
+    CHECK_FALSE(pages_resident(nullptr, bytes));
+    CHECK_FALSE(pages_resident(p, 0));
+    CHECK_FALSE(pages_resident(p, bytes, 0));
+    ::munmap(m, bytes);
+}
+#endif
+
 TEST_CASE("huge_capacity rounds large reservations up to whole 2 MiB blocks, less the allocator's 24 bytes",
           "[core][huge_pages]") {
     CHECK(huge_capacity(0, 4) == 0);

@@ -282,6 +282,33 @@ inline void populate_for_write(const void* p, std::size_t bytes) noexcept {
     advise_pages(p, bytes, populate_min_bytes, madv_populate_write);
 }
 
+/// Whether the pages of [p, p + bytes) are probably in memory already, so
+/// that populating them would save no page faults: true when each of up to
+/// `samples` pages spread evenly over the range (first and last included)
+/// is resident (`mincore`). Storage that the allocator hands back after a
+/// free usually is; a fresh mapping is not. False when it cannot tell (off
+/// Linux, or the call fails), so callers then populate as before.
+inline bool pages_resident(const void* p, std::size_t bytes, unsigned samples = 8) noexcept {
+#if defined(__linux__)
+    if (p == nullptr || bytes == 0 || samples == 0) return false;
+    const std::uintptr_t page = page_bytes();
+    const auto a = reinterpret_cast<std::uintptr_t>(p) & ~(page - 1);
+    const std::uintptr_t pages = ((reinterpret_cast<std::uintptr_t>(p) + bytes + page - 1) & ~(page - 1)) - a;
+    const std::uintptr_t n = pages / page;
+    for (unsigned i = 0; i < samples; ++i) {
+        const std::uintptr_t k = samples == 1 ? 0 : (n - 1) * i / (samples - 1);
+        unsigned char in = 0;
+        if (::mincore(reinterpret_cast<void*>(a + k * page), page, &in) != 0 || (in & 1u) == 0) return false;
+    }
+    return true;
+#else
+    (void)p;
+    (void)bytes;
+    (void)samples;
+    return false;
+#endif
+}
+
 /// How `reserve_huge` and `assign_huge` size fresh storage.
 enum class huge_blocks : bool {
     /// As asked: only the 2 MiB blocks that happen to lie wholly inside the

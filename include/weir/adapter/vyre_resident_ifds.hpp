@@ -37,6 +37,8 @@ public:
     }
     /// Catalogue ops the backend runs natively (lets the solver pick the op path).
     std::vector<std::string> supported_ops() const { return vyre::supported_ops(*b_); }
+    /// Validates and compiles `p` ahead of its first dispatch (`vyre::prepare`).
+    result<void> prepare(const vyre::ir::program& p) { return vyre::prepare(*b_, p); }
     result<resource> allocate(std::uint64_t n) { return b_->allocate(n); }
     result<void> free(const resource& r) { return b_->free(r); }
     result<void> upload(const resource& r, bytes_view d) { return b_->upload(r, d); }

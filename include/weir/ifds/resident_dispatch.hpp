@@ -9,8 +9,9 @@
 /// operation), download(_into), download_range(_into) (a real ranged
 /// transfer) and `dispatch_resident(program, resources, grid_override)`.
 /// Provided (free functions below, the member when present, else a fallback):
-/// upload_at_many, download_ranges_into, the sequence forms, and
-/// `host_threads` (how many threads the solver's own host work may use).
+/// upload_at_many, download_ranges_into, the sequence forms, `prepare`
+/// (readies a program before its first dispatch) and `host_threads` (how
+/// many threads the solver's own host work may use).
 
 #include <algorithm>
 #include <array>
@@ -79,6 +80,17 @@ unsigned host_threads(const D& d) {
         return std::max(1u, static_cast<unsigned>(d.host_threads()));
     else
         return std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// Readies `p` for dispatch ahead of time (validation, compilation, a
+/// backend's own preparation): the member when the dispatcher has one, else
+/// nothing (the first dispatch then does it).
+template <ifds_resident_dispatch D>
+result<void> prepare(D& d, const vyre::ir::program& p) {
+    if constexpr (requires { { d.prepare(p) } -> detail::result_of<void>; })
+        return d.prepare(p);
+    else
+        return {};
 }
 
 /// Ranged writes. Fallback: `upload_at` when the dispatcher has it, else a

@@ -137,6 +137,7 @@ public:
                               "upload the graph without row tables: resident_graph::upload(d, L, false) or cache.get(d, L, false)");
         resident_solver s(d, L, std::move(g), std::move(opt));
         VYRE_TRY(s.allocate_scratch());
+        VYRE_TRY(s.prepare_kernels());
         return s;
     }
 
@@ -258,6 +259,18 @@ private:
         r = *a;
         have = true;
         held_ += n;
+        return {};
+    }
+
+    /// Readies the kernels every solve dispatches (`weir::prepare`), so that
+    /// the first solve does not validate or compile them: the clear and the
+    /// seed (in `row_solve` mode the whole solve), and the expand of the
+    /// round modes. `copy` runs only when a frontier grows, and is left to
+    /// its first dispatch.
+    result<void> prepare_kernels() {
+        VYRE_TRY(weir::prepare(*d_, programs_->clear));
+        VYRE_TRY(weir::prepare(*d_, programs_->seed));
+        if (programs_->mode != kernel_mode::row_solve) VYRE_TRY(weir::prepare(*d_, programs_->expand));
         return {};
     }
 

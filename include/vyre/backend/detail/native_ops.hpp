@@ -29,6 +29,12 @@ using native_op_fn = result<void> (*)(std::span<ops::op_arg>, unsigned);
 
 namespace native {
 inline constexpr std::uint64_t grain = 1 << 14;  // elements per thread below which splitting does not pay
+/// Bytes per thread below which `fill` and `copy` stay on one thread: they
+/// are bound by memory, which one core nearly saturates, while waking a
+/// sleeping pool thread costs up to 0.3 ms on the benchmark VM (clearing the
+/// 0.5 MiB path-edge bitset of a 2000-procedure solve took 0.08–0.3 ms on
+/// two threads right after `create`, 0.015 ms on one).
+inline constexpr std::uint64_t memory_grain_bytes = std::uint64_t{1} << 20;
 
 inline std::uint32_t* u32(const ops::op_arg& a) { return reinterpret_cast<std::uint32_t*>(a.bytes.data()); }
 inline std::uint64_t n32(const ops::op_arg& a) { return a.bytes.size() / 4; }
@@ -36,7 +42,7 @@ inline std::uint64_t n32(const ops::op_arg& a) { return a.bytes.size() / 4; }
 inline result<void> fill(std::span<ops::op_arg> a, unsigned t) {
     std::uint32_t* d = u32(a[0]);
     const std::uint32_t v = a[1].literal;
-    parallel_blocks(n32(a[0]), t, grain, [&](std::uint64_t b, std::uint64_t e) { std::fill(d + b, d + e, v); });
+    parallel_blocks(n32(a[0]), t, memory_grain_bytes / 4, [&](std::uint64_t b, std::uint64_t e) { std::fill(d + b, d + e, v); });
     return {};
 }
 inline result<void> copy(std::span<ops::op_arg> a, unsigned t) {
@@ -48,7 +54,7 @@ inline result<void> copy(std::span<ops::op_arg> a, unsigned t) {
         std::memmove(d, s, n);
         return {};
     }
-    parallel_blocks(n, t, grain * 4, [&](std::uint64_t b, std::uint64_t e) { std::memcpy(d + b, s + b, e - b); });
+    parallel_blocks(n, t, memory_grain_bytes, [&](std::uint64_t b, std::uint64_t e) { std::memcpy(d + b, s + b, e - b); });
     return {};
 }
 inline result<void> gather(std::span<ops::op_arg> a, unsigned t) {
