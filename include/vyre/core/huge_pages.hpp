@@ -199,6 +199,16 @@ inline bool huge_pages_pay() noexcept {
     return c == 1;
 }
 
+/// The whole pages that [p, p + bytes) touches, as addresses: [first, end).
+struct page_span {
+    std::uintptr_t first = 0, end = 0;
+};
+/// `page_span` of [p, p + bytes): rounded outwards to `page_bytes()`.
+inline page_span pages_of(const void* p, std::size_t bytes) noexcept {
+    const std::uintptr_t page = page_bytes(), a = reinterpret_cast<std::uintptr_t>(p);
+    return {a & ~(page - 1), (a + bytes + page - 1) & ~(page - 1)};
+}
+
 /// `madvise(advice)` on the whole pages that [p, p + bytes) touches, when it
 /// is at least `min_bytes` long; errors are ignored (the callers give hints).
 /// The range is rounded outwards to pages, so `advice` must be one that keeps
@@ -206,11 +216,8 @@ inline bool huge_pages_pay() noexcept {
 inline void advise_pages(const void* p, std::size_t bytes, std::size_t min_bytes, int advice) noexcept {
 #if defined(__linux__)
     if (p == nullptr || bytes < min_bytes) return;
-    const std::uintptr_t page = page_bytes();
-    const auto a = reinterpret_cast<std::uintptr_t>(p);
-    const std::uintptr_t b = a & ~(page - 1);
-    const std::uintptr_t e = (a + bytes + page - 1) & ~(page - 1);
-    (void)::madvise(reinterpret_cast<void*>(b), e - b, advice);
+    const page_span s = pages_of(p, bytes);
+    (void)::madvise(reinterpret_cast<void*>(s.first), s.end - s.first, advice);
 #else
     (void)p;
     (void)bytes;
@@ -292,13 +299,12 @@ inline bool pages_resident(const void* p, std::size_t bytes, unsigned samples = 
 #if defined(__linux__)
     if (p == nullptr || bytes == 0 || samples == 0) return false;
     const std::uintptr_t page = page_bytes();
-    const auto a = reinterpret_cast<std::uintptr_t>(p) & ~(page - 1);
-    const std::uintptr_t pages = ((reinterpret_cast<std::uintptr_t>(p) + bytes + page - 1) & ~(page - 1)) - a;
-    const std::uintptr_t n = pages / page;
+    const page_span s = pages_of(p, bytes);
+    const std::uintptr_t n = (s.end - s.first) / page;
     for (unsigned i = 0; i < samples; ++i) {
         const std::uintptr_t k = samples == 1 ? 0 : (n - 1) * i / (samples - 1);
         unsigned char in = 0;
-        if (::mincore(reinterpret_cast<void*>(a + k * page), page, &in) != 0 || (in & 1u) == 0) return false;
+        if (::mincore(reinterpret_cast<void*>(s.first + k * page), page, &in) != 0 || (in & 1u) == 0) return false;
     }
     return true;
 #else
