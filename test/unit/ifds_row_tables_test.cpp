@@ -64,13 +64,39 @@ u32v rederived(const layout& L, const row_tables& t, u32v pe) {
     return pe;
 }
 
-/// The chunks of `detail::finish_group_chunk` groups whose groups hold node `s`.
+/// The chunks (`derived_rows::chunk_off`) whose groups hold node `s`.
 std::set<std::size_t> chunks_of(const derived_rows& dr, std::uint32_t s) {
     std::set<std::size_t> chunks;
-    for (std::size_t g = 0; g < dr.root.size(); ++g)
-        for (std::uint32_t e = dr.group_off[g]; e < dr.group_off[g + 1]; ++e)
-            if (dr.node[e] == s) chunks.insert(g / detail::finish_group_chunk);
+    for (std::size_t k = 0; k + 1 < dr.chunk_off.size(); ++k)
+        for (std::uint32_t g = dr.chunk_off[k]; g < dr.chunk_off[k + 1]; ++g)
+            for (std::uint32_t e = dr.group_off[g]; e < dr.group_off[g + 1]; ++e)
+                if (dr.node[e] == s) chunks.insert(k);
     return chunks;
+}
+
+/// The laws of `derived_rows::chunk_off`: chunks cover the groups in order,
+/// groups are in their roots' procedures' order, and a chunk ends between
+/// two procedures once it has `finish_group_chunk` groups, inside one only
+/// at `finish_chunk_most`.
+void check_chunks(const layout& L, const derived_rows& dr) {
+    const std::size_t groups = dr.root.size();
+    auto proc = [&](std::size_t g) { return L.node_proc[dr.root[g]]; };
+    for (std::size_t g = 1; g < groups; ++g) REQUIRE(proc(g - 1) <= proc(g));
+    if (groups == 0) {
+        CHECK(dr.chunk_off.size() <= 1);
+        return;
+    }
+    REQUIRE(dr.chunk_off.size() >= 2);
+    CHECK(dr.chunk_off.front() == 0);
+    CHECK(dr.chunk_off.back() == groups);
+    for (std::size_t k = 0; k + 1 < dr.chunk_off.size(); ++k) {
+        const std::uint32_t b = dr.chunk_off[k], e = dr.chunk_off[k + 1];
+        REQUIRE(b < e);
+        CHECK(e - b <= detail::finish_chunk_most);
+        for (std::uint32_t g = b + 1; g < e; ++g)  // no cut it could have made
+            CHECK_FALSE((g - b >= detail::finish_group_chunk && proc(g) != proc(g - 1)));
+        if (e < groups) CHECK((e - b == detail::finish_chunk_most || (e - b >= detail::finish_group_chunk && proc(e) != proc(e - 1))));
+    }
 }
 
 bool contains(const row& big, const row& small) {
@@ -376,6 +402,7 @@ TEST_CASE("row tables: on random problems the skipping tables are exact", "[ifds
         }
         // an entry is marked shared exactly when its node has roots in groups of
         // two chunks (the parallel completion writes only those with atomic ORs)
+        check_chunks(L, t.derived);
         REQUIRE(t.derived.shared.size() == t.derived.size());
         for (std::size_t e = 0; e < t.derived.size(); ++e)
             CHECK(bool(t.derived.shared[e]) == (chunks_of(t.derived, t.derived.node[e]).size() > 1));
@@ -610,20 +637,23 @@ TEST_CASE("row tables: the packed bitset holds the solved nodes' blocks in node 
 
 TEST_CASE("row tables: completed on two threads a chunk at a time, as the resident solver does, the rows are exact",
           "[ifds][rows][random]") {
-    // problems with more groups than one chunk, so that some derived nodes have
-    // roots in two chunks (shared: atomic ORs) and most joins do not
+    // problems with more groups than one chunk; some (every third seed) with
+    // procedures of more than `finish_chunk_most` groups, cut inside, so that
+    // some derived nodes have roots in two chunks (shared: atomic ORs); most
+    // joins do not
     std::uint64_t shared = 0, joins_in_one_chunk = 0;
     for (std::uint64_t seed = 0; seed < 12; ++seed) {
         INFO("seed " << seed);
         weir::test::gen_options o;
-        o.procs = 30 + static_cast<std::uint32_t>(seed % 4) * 10;
+        o.procs = seed % 3 == 0 ? 1 : 30 + static_cast<std::uint32_t>(seed % 4) * 10;
         o.facts = 4 + static_cast<std::uint32_t>(seed % 7) + (seed % 4 == 0 ? 40 : 0);
-        o.min_nodes = 6;
-        o.max_nodes = 14;
+        o.min_nodes = seed % 3 == 0 ? 2000 : 6;
+        o.max_nodes = seed % 3 == 0 ? 2400 : 14;
         const layout L = make_layout(weir::test::random_problem(seed, o));
         const auto expect = tabulation_solver(L).solve().value();
         const row_tables t = make_row_tables(L);
         const derived_rows& dr = t.derived;
+        check_chunks(L, dr);
         std::vector<std::uint32_t> root_count(L.num_nodes, 0);
         for (std::uint32_t s : dr.node) root_count[s]++;
         for (std::size_t e = 0; e < dr.size(); ++e) {
@@ -634,12 +664,11 @@ TEST_CASE("row tables: completed on two threads a chunk at a time, as the reside
         for (std::uint32_t s : dr.node)
             for (std::uint32_t w = L.pe_word[s]; w < L.pe_word[s + 1]; ++w) pe[w] = 0;
         // two threads taking chunks in turn, interleaved
-        const std::size_t chunks = (dr.root.size() + detail::finish_group_chunk - 1) / detail::finish_group_chunk;
+        const std::size_t chunks = dr.chunk_off.size() - 1;
         std::atomic<std::size_t> next{0};
         auto work = [&] {
             for (std::size_t i; (i = next.fetch_add(1)) < chunks;)
-                detail::derive_groups(L, dr, pe, i * detail::finish_group_chunk,
-                                      std::min(dr.root.size(), (i + 1) * detail::finish_group_chunk), true);
+                detail::derive_groups(L, dr, pe, dr.chunk_off[i], dr.chunk_off[i + 1], true);
         };
         std::thread other(work);
         work();

@@ -480,12 +480,14 @@ private:
     unsigned host_thread_count() const { return opt_.host_threads ? opt_.host_threads : weir::host_threads(*d_); }
 
     /// Completes the derived rows of `pe` (when `dr` is given) and returns the
-    /// summary edges, on up to `max_threads` threads: groups of derived nodes and
-    /// call edges handed out in chunks.
+    /// summary edges, on up to `max_threads` threads: the chunks of groups of
+    /// derived nodes (`derived_rows::chunk_off`) and of call edges handed out
+    /// one at a time.
     std::uint64_t finish_rows(const layout& L, const derived_rows* dr, std::span<std::uint32_t> pe, unsigned max_threads) const {
-        const std::size_t groups = dr ? dr->root.size() : 0, ces = L.ce_site.size();
-        constexpr std::size_t group_chunk = detail::finish_group_chunk, ce_chunk = 256;
-        const std::size_t group_items = (groups + group_chunk - 1) / group_chunk, items = group_items + (ces + ce_chunk - 1) / ce_chunk;
+        const std::size_t ces = L.ce_site.size();
+        constexpr std::size_t ce_chunk = 256;
+        const std::size_t group_items = dr && !dr->chunk_off.empty() ? dr->chunk_off.size() - 1 : 0;
+        const std::size_t items = group_items + (ces + ce_chunk - 1) / ce_chunk;
         const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(max_threads, std::max<std::size_t>(items, 1)));
         std::atomic<std::size_t> next{0};
         std::atomic<std::uint64_t> summaries{0};
@@ -493,7 +495,7 @@ private:
             std::uint64_t mine = 0;
             for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < items;) {
                 if (i < group_items) {
-                    detail::derive_groups(L, *dr, pe, i * group_chunk, std::min(groups, (i + 1) * group_chunk), nt > 1);
+                    detail::derive_groups(L, *dr, pe, dr->chunk_off[i], dr->chunk_off[i + 1], nt > 1);
                 } else {
                     const std::size_t c0 = (i - group_items) * ce_chunk;
                     mine += detail::count_summary_edges(L, pe, static_cast<std::uint32_t>(c0),

@@ -84,8 +84,15 @@ struct derived_rows {
     std::vector<std::uint32_t> mask;       ///< identity masks, ceil(F/32) words each
     std::vector<std::uint32_t> x_off;      ///< size entries+1: extra pairs of each entry
     std::vector<std::uint32_t> x_src, x_dst;
-    std::vector<std::uint8_t> shared;      ///< per entry: 1 when its node has roots in other chunks of
-                                           ///< `detail::finish_group_chunk` groups too
+    std::vector<std::uint8_t> shared;      ///< per entry: 1 when its node has roots in other chunks too
+    /// The chunks of groups that the host pass after a solve hands to one
+    /// thread at a time: chunk k is groups [chunk_off[k], chunk_off[k+1]).
+    /// Groups are in the order of their roots' procedures, and a chunk ends
+    /// between two procedures once it holds `detail::finish_group_chunk`
+    /// groups (or, inside a procedure, at `detail::finish_chunk_most`), so
+    /// that a derived node usually has all its roots (all in its own
+    /// procedure) in one chunk and one thread writes its words.
+    std::vector<std::uint32_t> chunk_off;
 
     /// Number of entries: (root, derived node) pairs.
     std::size_t size() const { return node.size(); }
@@ -301,10 +308,13 @@ constexpr std::size_t max_relation_pairs(std::uint32_t F) { return 4 * std::size
 /// derived nodes and returns every edge as it is.
 inline constexpr int max_derivation_rounds = 4;
 /// Groups of `derived_rows` that the resident solver's parallel pass after a
-/// solve hands to one thread at a time; a node with roots in two such chunks
-/// can be written by two threads at once (`derived_rows::shared`, hence
-/// `derive_groups`'s `atomic`).
+/// solve hands to one thread at a time, at least (`derived_rows::chunk_off`);
+/// a node with roots in two chunks can be written by two threads at once
+/// (`derived_rows::shared`, hence `derive_groups`'s `atomic`).
 inline constexpr std::size_t finish_group_chunk = 64;
+/// The most groups of one chunk: a procedure with more roots than this is
+/// cut inside, so that one large procedure still spreads over the threads.
+inline constexpr std::size_t finish_chunk_most = 4 * finish_group_chunk;
 
 /// Which nodes of `L` are solved and, for each solved node (a *root*), the
 /// derived nodes it reaches through derived nodes only, given the edges as
@@ -430,6 +440,53 @@ inline derivation derive_plan(const layout& L, const row_tables& all, const std:
     return dv;
 }
 
+/// Orders `dr`'s groups by their roots' procedures (stably) and sets its
+/// `chunk_off` and `shared`. Roots come in node order, and a problem may
+/// number all its start and exit nodes before the bodies (the benchmark's
+/// generator does), which would put a procedure's groups far apart and
+/// make most joins of its start's and its body's rows shared between chunks.
+inline void chunk_groups(const layout& L, derived_rows& dr) {
+    const std::size_t groups = dr.root.size();
+    std::vector<std::uint32_t> order(groups);
+    for (std::uint32_t g = 0; g < groups; ++g) order[g] = g;
+    auto proc = [&](std::uint32_t g) { return L.node_proc[dr.root[g]]; };
+    if (!std::is_sorted(order.begin(), order.end(), [&](auto a, auto b) { return proc(a) < proc(b); })) {
+        std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return proc(a) < proc(b); });
+        derived_rows s;
+        s.group_off.push_back(0), s.x_off.push_back(0);
+        for (const std::uint32_t g : order) {
+            s.root.push_back(dr.root[g]);
+            for (std::uint32_t e = dr.group_off[g]; e < dr.group_off[g + 1]; ++e) {
+                s.node.push_back(dr.node[e]);
+                s.mask_off.push_back(dr.mask_off[e]);  // the masks stay where they are
+                s.x_src.insert(s.x_src.end(), dr.x_src.begin() + dr.x_off[e], dr.x_src.begin() + dr.x_off[e + 1]);
+                s.x_dst.insert(s.x_dst.end(), dr.x_dst.begin() + dr.x_off[e], dr.x_dst.begin() + dr.x_off[e + 1]);
+                s.x_off.push_back(static_cast<std::uint32_t>(s.x_src.size()));
+            }
+            s.group_off.push_back(static_cast<std::uint32_t>(s.node.size()));
+        }
+        s.mask = std::move(dr.mask);
+        dr = std::move(s);
+    }
+    dr.chunk_off.assign(1, 0);
+    for (std::uint32_t g = 0; g < groups; ++g) {
+        const std::size_t in = g - dr.chunk_off.back();
+        if (in >= finish_chunk_most || (in >= finish_group_chunk && proc(g) != proc(g - 1))) dr.chunk_off.push_back(g);
+    }
+    if (groups) dr.chunk_off.push_back(static_cast<std::uint32_t>(groups));
+    // which entries' nodes have roots in other chunks too (their words may be
+    // written by two threads at once)
+    constexpr std::uint32_t unseen = ~0u, several = ~0u - 1;
+    std::vector<std::uint32_t> chunk_of(L.num_nodes, unseen);
+    for (std::uint32_t k = 0; k + 1 < dr.chunk_off.size(); ++k)
+        for (std::uint32_t e = dr.group_off[dr.chunk_off[k]]; e < dr.group_off[dr.chunk_off[k + 1]]; ++e) {
+            std::uint32_t& c = chunk_of[dr.node[e]];
+            c = c == unseen || c == k ? k : several;
+        }
+    dr.shared.resize(dr.node.size());
+    for (std::size_t e = 0; e < dr.node.size(); ++e) dr.shared[e] = chunk_of[dr.node[e]] == several;
+}
+
 /// `row_form::skip_derived` from the edges as they are, by plan `dv`. One
 /// solved node (a root) at a time: the relations from it to the derived
 /// nodes it reaches (each from its predecessors', already computed, a
@@ -532,20 +589,7 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
         }
         t.edge_off.push_back(static_cast<std::uint32_t>(t.edge_dst.size()));
     }
-    // which entries' nodes have roots in other chunks of groups too (their words
-    // may be written by two threads at once); joins of roots in one chunk, most
-    // of them (the two ends of a diamond's branches), are written by one thread
-    constexpr std::uint32_t unseen = ~0u, several = ~0u - 1;
-    std::vector<std::uint32_t> chunk_of(N, unseen);
-    for (std::size_t g = 0; g + 1 < dr.group_off.size(); ++g) {
-        const auto chunk = static_cast<std::uint32_t>(g / finish_group_chunk);
-        for (std::uint32_t e = dr.group_off[g]; e < dr.group_off[g + 1]; ++e) {
-            std::uint32_t& c = chunk_of[dr.node[e]];
-            c = c == unseen || c == chunk ? chunk : several;
-        }
-    }
-    dr.shared.resize(dr.node.size());
-    for (std::size_t e = 0; e < dr.node.size(); ++e) dr.shared[e] = chunk_of[dr.node[e]] == several;
+    chunk_groups(L, dr);
     return t;
 }
 
@@ -739,15 +783,18 @@ inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std
     std::vector<std::uint32_t> ctx, rows, out, wide;  // the solved node's non-empty rows; one entry's result
     for (std::size_t g = g0; g < g1; ++g) {
         const std::uint32_t n = dr.root[g], F = L.node_fact_count[n], W = (F + 31) / 32;
-        ctx.clear(), rows.clear();
+        // the non-empty rows, kept without a branch (about half are empty, in no pattern)
+        rows.resize(std::size_t(F) * W), ctx.resize(F);
+        std::size_t k = 0;
         for (std::uint32_t c = 0; c < F; ++c) {
             const std::uint64_t pos = row_start(L, n, c);
             std::uint32_t any = 0;
-            for (std::uint32_t j = 0; j < W; ++j) any |= rows.emplace_back(read_row_bits(pe, pos + 32 * j, chunk_len(F, j)));
-            if (any) ctx.push_back(c);
-            else rows.resize(rows.size() - W);
+            for (std::uint32_t j = 0; j < W; ++j) any |= rows[k * W + j] = read_row_bits(pe, pos + 32 * j, chunk_len(F, j));
+            ctx[k] = c;
+            k += any != 0;
         }
-        if (ctx.empty()) continue;
+        if (k == 0) continue;
+        rows.resize(k * W), ctx.resize(k);
         out.resize(W), wide.resize(ctx.size());
         for (std::uint32_t e = dr.group_off[g]; e < dr.group_off[g + 1]; ++e) {
             const std::uint32_t s = dr.node[e];
