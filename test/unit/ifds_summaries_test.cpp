@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include <weir/ifds/format.hpp>
 #include <weir/ifds/host_pass.hpp>
 #include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/summaries.hpp>
@@ -66,6 +68,73 @@ TEST_CASE("return masks: mask d4 of a call edge holds exactly the caller facts i
     }
     CHECK(masked > 100);
     CHECK(unmasked > 0);
+}
+
+TEST_CASE("return masks: the call pairs of a call edge are its call flow, in the order of the caller's facts",
+          "[ifds][summaries][random]") {
+    std::uint64_t paired = 0, masked_wide_callee = 0, pairs = 0;
+    for (std::uint64_t seed = 0; seed < 80; ++seed) {
+        INFO("seed " << seed);
+        const layout L = make_layout(weir::test::random_problem(seed, options_for(seed)));
+        const return_masks rm = make_return_masks(L, ~std::uint64_t{0});
+        REQUIRE(rm.pair_off.size() == L.ce_site.size() + 1);
+        CHECK(rm.pair_off.front() == 0);
+        CHECK(rm.pair_off.back() == rm.pairs.size());
+        for (std::uint32_t ce = 0; ce < L.ce_site.size(); ++ce) {
+            INFO("call edge " << ce);
+            const std::uint32_t site = L.ce_site[ce], fc = L.node_fact_count[site];
+            const std::uint32_t fq = L.node_fact_count[L.proc_exit[L.ce_callee[ce]]];
+            REQUIRE(rm.pair_off[ce] <= rm.pair_off[ce + 1]);
+            const bool expect_paired = rm.first[ce] != return_masks::none && fq <= 32;
+            CHECK(rm.paired(ce, fq) == expect_paired);
+            masked_wide_callee += rm.first[ce] != return_masks::none && fq > 32;
+            // (d, d3, last) as the layout's call relation gives them
+            std::vector<std::array<std::uint32_t, 3>> expect;
+            if (expect_paired)
+                for (std::uint32_t d = 0; d < fc; ++d) {
+                    const std::uint32_t row = L.row_base[site] + d;
+                    for (std::uint32_t e = L.call_off[row]; e < L.call_off[row + 1]; ++e)
+                        if (L.call_ce[e] == ce && L.call_fact[e] < fq) expect.push_back({d, L.call_fact[e], 0});
+                    if (!expect.empty() && expect.back()[0] == d) expect.back()[2] = 1;
+                }
+            std::vector<std::array<std::uint32_t, 3>> got;
+            for (std::uint32_t k = rm.pair_off[ce]; k < rm.pair_off[ce + 1]; ++k)
+                got.push_back({rm.pairs[k] & 31u, rm.pairs[k] >> 6, (rm.pairs[k] >> 5) & 1u});
+            CHECK(got == expect);
+            paired += expect_paired;
+            pairs += got.size();
+        }
+    }
+    CHECK(paired > 100);
+    CHECK(pairs > paired);
+    CHECK(masked_wide_callee == 0);  // these problems give every procedure the same facts
+}
+
+TEST_CASE("summary edges: a caller of at most 32 facts calling one of more (masks, no call pairs)", "[ifds][summaries]") {
+    // main knows a, b, c; wide knows 40 facts w0..w39 (gets a and b as w0 and
+    // w1, generates the others), moves w0 to w39; returns w39 as c, w20 as b
+    std::string text = "ifds 1\nfacts a b c";
+    for (int i = 0; i < 40; ++i) text += " w" + std::to_string(i);
+    text += "\nproc main main.s main.e\nnode call main\nnode after main\nflow main.s call gen:a gen:b\n"
+            "call call wide after\ncallflow call wide a>w0 b>w1\nretflow call wide w39>c w20>b\nctrflow call id\n"
+            "flow after main.e id\nproc wide wide.s wide.e\nflow wide.s wide.e w0>w39 w1>w1";
+    for (int i = 2; i < 40; ++i) text += " gen:w" + std::to_string(i);
+    text += "\nseed main.s 0\n";
+    auto pb = weir::ifds::load_problem(text);
+    REQUIRE(pb.has_value());
+    const layout L = make_layout(*pb);
+    REQUIRE(L.ce_site.size() == 1);
+    const std::uint32_t fc = L.node_fact_count[L.ce_site[0]], fq = L.node_fact_count[L.proc_exit[L.ce_callee[0]]];
+    REQUIRE(fc <= 32);
+    REQUIRE(fq > 32);
+    const return_masks rm = make_return_masks(L, ~std::uint64_t{0});
+    CHECK(rm.first[0] != return_masks::none);
+    CHECK_FALSE(rm.paired(0, fq));
+    CHECK(rm.pair_off == std::vector<std::uint32_t>{0, 0});
+    const auto solved = tabulation_solver(L).solve().value();
+    CHECK(solved.stats.summary_edges > 0);
+    CHECK(count_summary_edges(L, solved.path_edges, &rm) == solved.stats.summary_edges);
+    CHECK(count_summary_edges(L, solved.path_edges) == solved.stats.summary_edges);
 }
 
 TEST_CASE("return masks: a word budget leaves the later call edges without masks", "[ifds][summaries]") {

@@ -22,14 +22,31 @@ namespace weir::ifds {
 /// one word, the caller facts the edge returns exit fact d4 to (zero past
 /// the exit's facts), so the facts returned for an exit row chunk are an OR
 /// of the masks its bits select, a loop without branches.
+///
+/// A call edge with masks whose callee has at most 32 facts also gets its
+/// call flow as a list of *call pairs* (caller fact d, callee fact d3), in
+/// the order of d: the count then walks that list with no other branch
+/// than the loop's (instead of a loop over the reached facts and, per fact,
+/// over the call relation's row of every call edge of the site).
 struct return_masks {
     /// `first`'s value for a call edge without masks.
     static constexpr std::uint64_t none = ~std::uint64_t{0};
     std::vector<std::uint64_t> first;  ///< per call edge: its first mask in `masks`, or `none`
     std::vector<std::uint32_t> masks;
+    /// Size call edges + 1: call edge ce's call pairs are
+    /// `pairs[pair_off[ce], pair_off[ce + 1])` (none without masks, or with a
+    /// callee of more than 32 facts).
+    std::vector<std::uint32_t> pair_off;
+    /// Call pairs as `d | last << 5 | d3 << 6`, `last` set on the last pair
+    /// of each d (d, d3 < 32).
+    std::vector<std::uint16_t> pairs;
 
+    /// Whether call edge `ce` has call pairs: masks, and a callee exit of `fq` ≤ 32 facts.
+    bool paired(std::uint32_t ce, std::uint32_t fq) const {
+        return ce < first.size() && first[ce] != none && fq <= 32 && ce + 1 < pair_off.size();
+    }
     /// Host bytes held.
-    std::uint64_t bytes() const { return first.size() * 8 + masks.size() * 4; }
+    std::uint64_t bytes() const { return first.size() * 8 + masks.size() * 4 + pair_off.size() * 4 + pairs.size() * 2; }
 };
 
 /// `return_masks` of `L`: the call edges in order until the masks would
@@ -46,6 +63,21 @@ inline return_masks make_return_masks(const layout& L, std::uint64_t max_words) 
         rm.first[ce] = rm.masks.size();
         rm.masks.resize(rm.masks.size() + words, 0u);
         detail::write_return_masks(L, ce, fc, fq, 1, rm.masks.data() + rm.first[ce]);
+    }
+    rm.pair_off.assign(1, 0);
+    for (std::uint32_t ce = 0; ce < L.ce_site.size(); ++ce) {
+        const std::uint32_t site = L.ce_site[ce], fc = L.node_fact_count[site];
+        const std::uint32_t fq = L.node_fact_count[L.proc_exit[L.ce_callee[ce]]];
+        if (rm.first[ce] != return_masks::none && fq <= 32)
+            for (std::uint32_t d = 0; d < fc; ++d) {
+                const std::size_t before = rm.pairs.size();
+                const std::uint32_t row = L.row_base[site] + d;
+                for (std::uint32_t e = L.call_off[row]; e < L.call_off[row + 1]; ++e)
+                    if (const std::uint32_t d3 = L.call_fact[e]; L.call_ce[e] == ce && d3 < fq)
+                        rm.pairs.push_back(static_cast<std::uint16_t>(d | d3 << 6));
+                if (rm.pairs.size() > before) rm.pairs.back() |= 1u << 5;
+            }
+        rm.pair_off.push_back(static_cast<std::uint32_t>(rm.pairs.size()));
     }
     return rm;
 }
@@ -84,6 +116,21 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
             for (std::uint32_t c = 0; c < fc; ++c)
                 for (std::uint32_t j = 0; j < wc; ++j)
                     reached[j] |= read_row_bits(pe, row_start(L, site, c) + 32 * j, chunk_len(fc, j));
+        }
+        if (rm != nullptr && rm->paired(ce, fq)) {  // fc ≤ 32: one word of reached facts
+            // per pair, the facts its exit row returns, if d is reached; summed at d's last pair
+            const std::uint32_t* masks = rm->masks.data() + rm->first[ce];
+            std::uint32_t acc = 0;
+            for (std::uint32_t k = rm->pair_off[ce]; k < rm->pair_off[ce + 1]; ++k) {
+                const std::uint32_t p = rm->pairs[k], d = p & 31u, last = (p >> 5) & 1u, d3 = p >> 6;
+                const std::uint32_t x = read_row_bits(pe, row_start(L, xq, d3), fq);
+                std::uint32_t r = 0;
+                for (std::uint32_t b = 0; b < 32; ++b) r |= masks[b] & (0u - ((x >> b) & 1u));
+                acc |= r & (0u - ((reached[0] >> d) & 1u));
+                count += static_cast<std::uint64_t>(std::popcount(acc)) * last;
+                acc &= last - 1u;
+            }
+            continue;
         }
         ret.resize(wc);
         const bool masked = rm != nullptr && ce < rm->first.size() && rm->first[ce] != return_masks::none;
