@@ -2,6 +2,7 @@
 // programs, on every enabled backend.
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <string>
 
@@ -210,5 +211,19 @@ TEMPLATE_LIST_TEST_CASE("IFDS ops clip corrupt offset tables to their element ta
         REQUIRE(expect.has_value());
         CHECK(r->at(output_of("ifds_rows_solve", fs::arg_pe)) == expect->at(output_of("ifds_rows_solve", fs::arg_pe)));
         CHECK(from_bytes<std::uint32_t>(r->at(output_of("ifds_rows_solve", fs::arg_pe))) != u32s(64, 0));
+    }
+}
+
+TEST_CASE("ifds_rows::select_masks is the OR of the masks a word's bits select", "[ops][ifds]") {
+    // law against the loop over set bits, on masks and words from a fixed LCG
+    std::uint64_t state = 12345;
+    auto next = [&] { return static_cast<std::uint32_t>((state = state * 6364136223846793005ull + 1442695040888963407ull) >> 32); };
+    for (int round = 0; round < 200; ++round) {
+        std::uint32_t mk[32];
+        for (auto& m : mk) m = next();
+        const std::uint32_t x = round == 0 ? 0u : round == 1 ? ~0u : next() & next();  // sparse words too
+        std::uint32_t expect = 0;
+        for (std::uint32_t bits = x; bits; bits &= bits - 1) expect |= mk[std::countr_zero(bits)];
+        CHECK(ops::ifds_rows::select_masks(mk, x) == expect);
     }
 }

@@ -557,6 +557,9 @@ TEST_CASE("row tables: the call tables and node records hold the layout's relati
                 ++with_masks;
                 two_word_masks += w == 2;
                 REQUIRE(std::uint64_t(info[f::ce_mask_first]) + std::uint64_t(fq) * w <= t.ret_mask.size());
+                // one-word masks: 32 words in the table from the first (the op reads
+                // them at once, `vyre::ops::ifds_rows::select_masks`)
+                if (w == 1) CHECK(std::uint64_t(info[f::ce_mask_first]) + 32 <= t.ret_mask.size());
                 for (std::uint32_t d4 = 0; d4 < fq; ++d4) {
                     row expect(w, 0);
                     const std::uint32_t rr = L.ret_row[ce] + d4;

@@ -98,8 +98,10 @@ TEST_CASE("return masks: the call pairs of a call edge are its call flow, in the
                     if (!expect.empty() && expect.back()[0] == d) expect.back()[2] = 1;
                 }
             std::vector<std::array<std::uint32_t, 3>> got;
-            for (std::uint32_t k = rm.pair_off[ce]; k < rm.pair_off[ce + 1]; ++k)
-                got.push_back({rm.pairs[k] & 31u, rm.pairs[k] >> 6, (rm.pairs[k] >> 5) & 1u});
+            for (std::uint32_t k = rm.pair_off[ce]; k < rm.pair_off[ce + 1]; ++k) {
+                const std::uint32_t p = rm.pairs[k];
+                got.push_back({p & 31u, p >> 6, (p >> 5) & 1u});
+            }
             CHECK(got == expect);
             paired += expect_paired;
             pairs += got.size();

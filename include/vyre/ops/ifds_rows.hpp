@@ -25,7 +25,9 @@
 /// per call edge (`ce_field`); `ret_mask` holds, for a call edge with
 /// `ce_mask_words` = w > 0, the return flow as masks: w words over the
 /// caller's facts per callee fact, from `ce_mask_first` (w = 0: the op maps
-/// through `ret_off`/`ret_fact`).
+/// through `ret_off`/`ret_fact`); with w = 1 and 32 words from
+/// `ce_mask_first` in the table (weir's row tables pad it with 31 zero
+/// words), the op maps a whole row chunk at once (`select_masks`).
 ///
 /// A frontier entry is 4 words: node, context, chunk k, and a mask of the
 /// facts 32k..32k+31 of row (node, context) that are new. counters =
@@ -213,6 +215,23 @@ VYRE_IFDS_INLINE bool map_return(const ifds::tables& T, const rows& R, std::uint
     return any != 0;
 }
 
+/// The OR of the masks `mk[b]` that the bits b of `x` select (32 masks):
+/// the facts a one-word return flow maps the facts of `x` to, with no branch
+/// per bit (a loop over the set bits ends at a place the branch predictor
+/// cannot know; this one is a few vector instructions).
+VYRE_IFDS_INLINE std::uint32_t select_masks(const std::uint32_t* mk, std::uint32_t x) {
+    std::uint32_t r = 0;
+    for (std::uint32_t b = 0; b < 32; ++b) r |= mk[b] & (0u - ((x >> b) & 1u));
+    return r;
+}
+
+/// The 32 one-word return masks of a call edge from `mask_first` in
+/// `ret_mask`, when the edge has one-word masks and 32 of them lie in the
+/// table (the row tables pad `ret_mask` so that they do); else null.
+VYRE_IFDS_INLINE const std::uint32_t* one_word_masks(const rows& R, std::uint32_t mask_first, std::uint32_t mask_words) {
+    return mask_words == 1 && std::uint64_t(mask_first) + 32 <= R.n[ret_mask] ? R.p[ret_mask] + mask_first : nullptr;
+}
+
 /// Per-thread scratch for one entry's expansion: masks over a procedure's
 /// facts (`b`, and `a` for the extra pairs of an edge), or a list of facts
 /// (`a` in the exit case: the caller facts that enter the context).
@@ -274,6 +293,12 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
             if constexpr (requires { sink.enter(ce, d3, c); }) sink.enter(ce, d3, c);
             const std::uint64_t exit_row = std::uint64_t(ce_at(R, ce, ce_exit_word)) * 32 + std::uint64_t(d3) * fq;
             const std::uint32_t mask_first = ce_at(R, ce, ce_mask_first), mask_words = ce_at(R, ce, ce_mask_words);
+            if (const std::uint32_t* mk = one_word_masks(R, mask_first, mask_words); mk != nullptr && W == 1 && fq <= 32) {
+                const std::uint32_t back = select_masks(mk, read_bits(pe, exit_row, fq)) & chunk_mask(F, 0);
+                ret[0] |= back;
+                any |= back != 0;
+                return;
+            }
             for (std::uint32_t j = 0; 32 * j < fq; ++j) {
                 for (std::uint32_t x = read_bits(pe, exit_row + 32ull * j, chunk_len(fq, j)); x; x &= x - 1) {
                     const std::uint32_t d4 = 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
@@ -315,9 +340,14 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
             std::uint32_t* ret3 = zeroed_words(ws, sc.small_b, sc.b);
             bool any = false;
             const std::uint32_t mask_first = ce_at(R, ce3, ce_mask_first), mask_words = ce_at(R, ce3, ce_mask_words);
-            for (std::uint32_t bits = delta; bits; bits &= bits - 1) {
-                const std::uint32_t d = 32 * k + static_cast<std::uint32_t>(std::countr_zero(bits));
-                any |= map_return(T, R, ce3, d, mask_first, mask_words, ret3, ws, fcs);
+            if (const std::uint32_t* mk = one_word_masks(R, mask_first, mask_words); mk != nullptr && W == 1 && ws == 1) {
+                ret3[0] = select_masks(mk, delta) & chunk_mask(fcs, 0);  // W == 1: chunk k = 0
+                any = ret3[0] != 0;
+            } else {
+                for (std::uint32_t bits = delta; bits; bits &= bits - 1) {
+                    const std::uint32_t d = 32 * k + static_cast<std::uint32_t>(std::countr_zero(bits));
+                    any |= map_return(T, R, ce3, d, mask_first, mask_words, ret3, ws, fcs);
+                }
             }
             if (!any) continue;
             if (entered != nullptr) {  // return to the contexts that entered

@@ -702,7 +702,9 @@ inline void add_call_tables(const layout& L, row_tables& t) {
         info[f::ni_kind] = L.node_kind[n], info[f::ni_retsite] = L.node_retsite[n];
         info[f::ni_site_row] = t.site_row[n], info[f::ni_proc] = L.node_proc[n];
     }
-    t.ret_mask.assign(mask_total, 0);
+    // 31 zero words after the last masks: every edge with one-word masks has
+    // 32 words from its first (the op reads a row chunk's 32 at once)
+    t.ret_mask.assign(mask_total ? mask_total + 31 : 0, 0);
     for (std::size_t ce = 0; ce < edges; ++ce) {
         const std::uint32_t* info = t.ce_info.data() + ce * call_edge_info_words;
         const std::uint32_t fq = info[f::ce_callee_facts], wc = info[f::ce_mask_words], fc = info[f::ce_site_facts];
