@@ -68,20 +68,30 @@ u32v rederived(const layout& L, const row_tables& t, u32v pe) {
 std::set<std::size_t> chunks_of(const derived_rows& dr, std::uint32_t s) {
     std::set<std::size_t> chunks;
     for (std::size_t k = 0; k + 1 < dr.chunk_off.size(); ++k)
-        for (std::uint32_t g = dr.chunk_off[k]; g < dr.chunk_off[k + 1]; ++g)
-            for (std::uint32_t e = dr.group_off[g]; e < dr.group_off[g + 1]; ++e)
+        for (std::uint32_t i = dr.chunk_off[k]; i < dr.chunk_off[k + 1]; ++i)
+            for (std::uint32_t e = dr.group_off[dr.order[i]]; e < dr.group_off[dr.order[i] + 1]; ++e)
                 if (dr.node[e] == s) chunks.insert(k);
     return chunks;
 }
 
-/// The laws of `derived_rows::chunk_off`: chunks cover the groups in order,
-/// groups are in their roots' procedures' order, and a chunk ends between
-/// two procedures once it has `finish_group_chunk` groups, inside one only
-/// at `finish_chunk_most`.
+/// The laws of `derived_rows::order` and `chunk_off`: the order is a
+/// permutation of the groups, by their roots' procedures and stable; chunks
+/// cover it in order, and a chunk ends between two procedures once it has
+/// `finish_group_chunk` groups, inside one only at `finish_chunk_most`.
 void check_chunks(const layout& L, const derived_rows& dr) {
     const std::size_t groups = dr.root.size();
-    auto proc = [&](std::size_t g) { return L.node_proc[dr.root[g]]; };
-    for (std::size_t g = 1; g < groups; ++g) REQUIRE(proc(g - 1) <= proc(g));
+    REQUIRE(dr.order.size() == groups);
+    auto proc = [&](std::size_t i) { return L.node_proc[dr.root[dr.order[i]]]; };
+    std::vector<char> seen(groups, 0);
+    for (std::size_t i = 0; i < groups; ++i) {
+        REQUIRE(dr.order[i] < groups);
+        CHECK_FALSE(seen[dr.order[i]]);
+        seen[dr.order[i]] = 1;
+        if (i > 0) {
+            REQUIRE(proc(i - 1) <= proc(i));
+            if (proc(i - 1) == proc(i)) CHECK(dr.order[i - 1] < dr.order[i]);
+        }
+    }
     if (groups == 0) {
         CHECK(dr.chunk_off.size() <= 1);
         return;

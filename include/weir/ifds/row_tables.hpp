@@ -85,13 +85,18 @@ struct derived_rows {
     std::vector<std::uint32_t> x_off;      ///< size entries+1: extra pairs of each entry
     std::vector<std::uint32_t> x_src, x_dst;
     std::vector<std::uint8_t> shared;      ///< per entry: 1 when its node has roots in other chunks too
-    /// The chunks of groups that the host pass after a solve hands to one
-    /// thread at a time: chunk k is groups [chunk_off[k], chunk_off[k+1]).
-    /// Groups are in the order of their roots' procedures, and a chunk ends
-    /// between two procedures once it holds `detail::finish_group_chunk`
-    /// groups (or, inside a procedure, at `detail::finish_chunk_most`), so
-    /// that a derived node usually has all its roots (all in its own
-    /// procedure) in one chunk and one thread writes its words.
+    /// The groups in the order the host pass after a solve takes them: by
+    /// their roots' procedures (stably). The groups themselves are in their
+    /// roots' node order, and a problem may number all its start and exit
+    /// nodes before the bodies (the benchmark's generator does), which would
+    /// put a procedure's groups far apart.
+    std::vector<std::uint32_t> order;
+    /// The chunks that the host pass hands to one thread at a time: chunk k
+    /// is groups `order[chunk_off[k], chunk_off[k+1])`. A chunk ends between
+    /// two procedures once it holds `detail::finish_group_chunk` groups (or,
+    /// inside a procedure, at `detail::finish_chunk_most`), so that a derived
+    /// node usually has all its roots (all in its own procedure) in one chunk
+    /// and one thread writes its words.
     std::vector<std::uint32_t> chunk_off;
 
     /// Number of entries: (root, derived node) pairs.
@@ -440,49 +445,31 @@ inline derivation derive_plan(const layout& L, const row_tables& all, const std:
     return dv;
 }
 
-/// Orders `dr`'s groups by their roots' procedures (stably) and sets its
-/// `chunk_off` and `shared`. Roots come in node order, and a problem may
-/// number all its start and exit nodes before the bodies (the benchmark's
-/// generator does), which would put a procedure's groups far apart and
-/// make most joins of its start's and its body's rows shared between chunks.
+/// Sets `dr`'s `order`, `chunk_off` and `shared` (see `derived_rows`).
 inline void chunk_groups(const layout& L, derived_rows& dr) {
-    const std::size_t groups = dr.root.size();
-    std::vector<std::uint32_t> order(groups);
-    for (std::uint32_t g = 0; g < groups; ++g) order[g] = g;
+    const auto groups = static_cast<std::uint32_t>(dr.root.size());
     auto proc = [&](std::uint32_t g) { return L.node_proc[dr.root[g]]; };
-    if (!std::is_sorted(order.begin(), order.end(), [&](auto a, auto b) { return proc(a) < proc(b); })) {
-        std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return proc(a) < proc(b); });
-        derived_rows s;
-        s.group_off.push_back(0), s.x_off.push_back(0);
-        for (const std::uint32_t g : order) {
-            s.root.push_back(dr.root[g]);
-            for (std::uint32_t e = dr.group_off[g]; e < dr.group_off[g + 1]; ++e) {
-                s.node.push_back(dr.node[e]);
-                s.mask_off.push_back(dr.mask_off[e]);  // the masks stay where they are
-                s.x_src.insert(s.x_src.end(), dr.x_src.begin() + dr.x_off[e], dr.x_src.begin() + dr.x_off[e + 1]);
-                s.x_dst.insert(s.x_dst.end(), dr.x_dst.begin() + dr.x_off[e], dr.x_dst.begin() + dr.x_off[e + 1]);
-                s.x_off.push_back(static_cast<std::uint32_t>(s.x_src.size()));
-            }
-            s.group_off.push_back(static_cast<std::uint32_t>(s.node.size()));
-        }
-        s.mask = std::move(dr.mask);
-        dr = std::move(s);
-    }
+    dr.order.resize(groups);
+    for (std::uint32_t g = 0; g < groups; ++g) dr.order[g] = g;
+    auto by_proc = [&](std::uint32_t a, std::uint32_t b) { return proc(a) < proc(b); };
+    if (!std::is_sorted(dr.order.begin(), dr.order.end(), by_proc)) std::stable_sort(dr.order.begin(), dr.order.end(), by_proc);
     dr.chunk_off.assign(1, 0);
-    for (std::uint32_t g = 0; g < groups; ++g) {
-        const std::size_t in = g - dr.chunk_off.back();
-        if (in >= finish_chunk_most || (in >= finish_group_chunk && proc(g) != proc(g - 1))) dr.chunk_off.push_back(g);
+    for (std::uint32_t i = 0; i < groups; ++i) {
+        const std::size_t in = i - dr.chunk_off.back();
+        if (in >= finish_chunk_most || (in >= finish_group_chunk && proc(dr.order[i]) != proc(dr.order[i - 1])))
+            dr.chunk_off.push_back(i);
     }
-    if (groups) dr.chunk_off.push_back(static_cast<std::uint32_t>(groups));
+    if (groups) dr.chunk_off.push_back(groups);
     // which entries' nodes have roots in other chunks too (their words may be
     // written by two threads at once)
     constexpr std::uint32_t unseen = ~0u, several = ~0u - 1;
     std::vector<std::uint32_t> chunk_of(L.num_nodes, unseen);
     for (std::uint32_t k = 0; k + 1 < dr.chunk_off.size(); ++k)
-        for (std::uint32_t e = dr.group_off[dr.chunk_off[k]]; e < dr.group_off[dr.chunk_off[k + 1]]; ++e) {
-            std::uint32_t& c = chunk_of[dr.node[e]];
-            c = c == unseen || c == k ? k : several;
-        }
+        for (std::uint32_t i = dr.chunk_off[k]; i < dr.chunk_off[k + 1]; ++i)
+            for (std::uint32_t e = dr.group_off[dr.order[i]]; e < dr.group_off[dr.order[i] + 1]; ++e) {
+                std::uint32_t& c = chunk_of[dr.node[e]];
+                c = c == unseen || c == k ? k : several;
+            }
     dr.shared.resize(dr.node.size());
     for (std::size_t e = 0; e < dr.node.size(); ++e) dr.shared[e] = chunk_of[dr.node[e]] == several;
 }
@@ -775,16 +762,16 @@ inline void unpack_bitset(const bitset_packing& p, std::span<std::uint32_t> pe) 
 }
 
 namespace detail {
-/// `derive_rows` for groups [g0, g1) of `dr` only; `atomic`: so that threads
-/// may complete disjoint chunks of `finish_group_chunk` groups at once, a
-/// derived node fed by roots in several chunks (`dr.shared`) is written with
-/// atomic ORs. The others are in one chunk only, so one thread writes their
+/// `derive_rows` for groups `dr.order[i0, i1)` only; `atomic`: so that
+/// threads may complete disjoint chunks (`dr.chunk_off`) at once, a derived
+/// node fed by roots in several chunks (`dr.shared`) is written with atomic
+/// ORs. The others are in one chunk only, so one thread writes their
 /// words, and no two nodes share a word (each node's rows start a word).
-inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std::uint32_t> pe, std::size_t g0,
-                          std::size_t g1, bool atomic) {
+inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std::uint32_t> pe, std::size_t i0,
+                          std::size_t i1, bool atomic) {
     std::vector<std::uint32_t> ctx, rows, out, wide;  // the solved node's non-empty rows; one entry's result
-    for (std::size_t g = g0; g < g1; ++g) {
-        const std::uint32_t n = dr.root[g], F = L.node_fact_count[n], W = (F + 31) / 32;
+    for (std::size_t i = i0; i < i1; ++i) {
+        const std::uint32_t g = dr.order[i], n = dr.root[g], F = L.node_fact_count[n], W = (F + 31) / 32;
         // the non-empty rows, kept without a branch (about half are empty, in no pattern)
         rows.resize(std::size_t(F) * W), ctx.resize(F);
         std::size_t k = 0;
@@ -855,7 +842,7 @@ inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std
 /// sets every derived node's rows from its roots' (the solved rows are
 /// final, so the derived ones are exact). `pe` has `L.pe_words` words.
 inline void derive_rows(const layout& L, const derived_rows& dr, std::span<std::uint32_t> pe) {
-    detail::derive_groups(L, dr, pe, 0, dr.root.size(), false);
+    detail::derive_groups(L, dr, pe, 0, dr.order.size(), false);
 }
 
 } // namespace weir::ifds
