@@ -2,7 +2,7 @@
 /// \file weir/ifds/host_pass.hpp
 /// Parallel pieces of the host work that follows a resident solve
 /// (`resident_solver`): the fresh result bitset and the counts read from it.
-/// On the benchmark problems this work is a fifth of a `cpu` solve's time,
+/// On the benchmark problems this work is an eighth of a `cpu` solve's time,
 /// so it runs on the solver's host threads like the op before it.
 
 #include <algorithm>
