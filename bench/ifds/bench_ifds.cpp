@@ -86,7 +86,7 @@ struct options {
 [[noreturn]] void usage(int code) {
     std::fprintf(code ? stderr : stdout,
                  "usage: bench_ifds [--sizes N,N,...] [--max-resident-edges N] [--threads N] [--seed S]\n"
-                 "                  [--repeat N] [--rounds N] [--csv PATH] [--mode automatic|ir|ops|rows|solve] [--quick]\n"
+                 "                  [--repeat N] [--rounds N] [--csv PATH] [--mode automatic|ir|solve] [--quick]\n"
                  "                  [--heap default|huge]\n"
                  "       bench_ifds --write FILE --procs N [--seed S]\n");
     std::exit(code);
@@ -142,11 +142,9 @@ options parse(int argc, char** argv) {
             using weir::ifds::kernel_mode;
             if (m == "automatic") resident_mode = kernel_mode::automatic;
             else if (m == "ir") resident_mode = kernel_mode::ir_kernels;
-            else if (m == "ops") resident_mode = kernel_mode::catalogue_ops;
-            else if (m == "rows") resident_mode = kernel_mode::row_ops;
             else if (m == "solve") resident_mode = kernel_mode::row_solve;
             else {
-                std::fprintf(stderr, "bench_ifds: --mode is automatic, ir, ops, rows or solve\n");
+                std::fprintf(stderr, "bench_ifds: --mode is automatic, ir or solve\n");
                 std::exit(2);
             }
         } else if (a == "--max-resident-edges") {

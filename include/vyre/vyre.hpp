@@ -14,6 +14,8 @@
 #include <vyre/ir/types.hpp>
 #include <vyre/ir/validate.hpp>
 #include <vyre/ops/catalogue.hpp>
+#include <vyre/ops/extension.hpp>
+#include <vyre/ops/registry.hpp>
 #include <vyre/backend/capabilities.hpp>
 #include <vyre/backend/concepts.hpp>
 #include <vyre/backend/config.hpp>

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <typeindex>
+#include <typeinfo>
 #include <cstring>
 #include <future>
 #include <mutex>
@@ -20,23 +22,34 @@
 #include <vyre/backend/detail/host_memory.hpp>
 #include <vyre/ir/hash.hpp>
 #include <vyre/ir/validate.hpp>
-#include <vyre/ops/catalogue.hpp>
+#include <vyre/ops/registry.hpp>
 
 #include "../../kernels/ops.hpp"
 
 namespace vyre {
 namespace detail {
 
-/// A compiled program: a loaded module and its kernel, or a catalogue op.
+/// A compiled program: a loaded module and its kernel, or an op (a
+/// catalogue op's kernel, or an extension op's native implementation).
 struct cuda_module {
     ir::program program;
     bool counts_steps = false;  ///< lowered with step counting (dispatches with a step budget)
     const ops::op_info* op = nullptr;  ///< set for an op-bodied program
+    cuda::native_op_fn native = nullptr;  ///< an extension op's registered implementation
     CUmodule module = nullptr;
     CUfunction kernel = nullptr;
     std::uint64_t shared_bytes = 0;
     std::vector<std::size_t> param_buffers;
 };
+
+/// What `cuda::supported_ops` lists: the catalogue ops with a kernel in
+/// kernels/ops.cu, then the extension ops with a registered native `cuda`
+/// implementation.
+std::vector<std::string> supported_op_names() {
+    std::vector<std::string> v = cuda_kernels::names();
+    for (auto& n : ops::registry::instance().native_names(std::type_index(typeid(cuda)))) v.push_back(std::move(n));
+    return v;
+}
 
 namespace {
 
@@ -326,15 +339,17 @@ struct cuda_state {
         m->program = p;
         m->counts_steps = count_steps;
         if (op_body) {
+            m->op = ops::find_op(p.body[0].name);
+            m->native = ops::native_for<cuda>(*m->op);
             const auto& names = cuda_kernels::names();
-            if (std::find(names.begin(), names.end(), p.body[0].name) == names.end()) {
+            if (!m->native && std::find(names.begin(), names.end(), p.body[0].name) == names.end()) {
                 std::string list;
-                for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+                for (const auto& n : supported_op_names()) list += (list.empty() ? "" : ", ") + n;
                 return fail(error_code::unsupported,
                             "unsupported op '" + p.body[0].name + "' on cuda: it has no CUDA kernel (program '" + p.name + "')",
-                            "run it on cpu or cpu-ref; cuda runs: " + list);
+                            "run it on cpu or cpu-ref, or register a native cuda implementation "
+                            "(vyre::ops::native_op<vyre::cuda, Op>); cuda runs: " + list);
             }
-            m->op = ops::find_op(p.body[0].name);
         } else {
             auto low = cuda_lowering::lower(p, {count_steps});
             if (!low) return make_unexpected(low.error());
@@ -362,9 +377,9 @@ struct cuda_state {
                          cudaStream_t s, std::uint32_t* status_out) {
         const ir::program& p = m.program;
         if (m.op) {
-            std::vector<cuda_kernels::op_arg> args;
+            std::vector<cuda_op_arg> args;
             for (const auto& a : p.body[0].args) {
-                cuda_kernels::op_arg x;
+                cuda_op_arg x;
                 if (a.kind == ir::expr_kind::var) {
                     for (std::size_t i = 0; i < p.buffers.size(); ++i)
                         if (p.buffers[i].name == a.name) x = {bufs[i].ptr, bufs[i].count * ir::size_of(bufs[i].type), 0};
@@ -373,7 +388,14 @@ struct cuda_state {
                 }
                 args.push_back(x);
             }
-            int e = cuda_kernels::enqueue(p.body[0].name, args.data(), args.size(), s);
+            int e = 0;
+            if (m.native) {
+                e = m.native(args.data(), args.size(), s);
+            } else {
+                std::vector<cuda_kernels::op_arg> kargs;
+                for (const auto& x : args) kargs.push_back({x.ptr, x.bytes, x.literal});
+                e = cuda_kernels::enqueue(p.body[0].name, kargs.data(), kargs.size(), s);
+            }
             if (e != 0) return cuda_fail(static_cast<cudaError_t>(e), "op '" + p.body[0].name + "' of program '" + p.name + "'");
             return {};
         }
@@ -835,7 +857,7 @@ vyre::device_profile cuda::device_profile() const {
     return d;
 }
 
-std::vector<std::string> cuda::supported_ops() const { return cuda_kernels::names(); }
+std::vector<std::string> cuda::supported_ops() const { return detail::supported_op_names(); }
 
 result<std::vector<bytes>> cuda::dispatch(const ir::program& p, std::span<const bytes_view> inputs, const dispatch_config& c) {
     std::lock_guard lk(s_->mu);

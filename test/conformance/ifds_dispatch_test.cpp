@@ -266,7 +266,7 @@ protected:
         if (!diags.empty())
             return vyre::fail(vyre::error_code::invalid_program,
                               "scratch: program '" + p.name + "' is invalid: " + vyre::ir::format_diagnostics(diags));
-        auto cp = vyre::detail::compile(p);
+        std::shared_ptr<const vyre::detail::compiled_program> cp = vyre::detail::compile(p);
         cache_.emplace_back(p, cp);
         return cp;
     }

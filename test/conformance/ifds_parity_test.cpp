@@ -26,14 +26,8 @@ using vyre::test::backend_list;
 
 namespace {
 /// Every way of running a round; each must give the same bits.
-constexpr kernel_mode all_modes[] = {kernel_mode::ir_kernels, kernel_mode::catalogue_ops, kernel_mode::row_ops,
-                                     kernel_mode::row_solve};
-const char* mode_name(kernel_mode m) {
-    return m == kernel_mode::ir_kernels      ? "ir_kernels"
-           : m == kernel_mode::catalogue_ops ? "catalogue_ops"
-           : m == kernel_mode::row_ops       ? "row_ops"
-                                             : "row_solve";
-}
+constexpr kernel_mode all_modes[] = {kernel_mode::ir_kernels, kernel_mode::row_solve};
+const char* mode_name(kernel_mode m) { return m == kernel_mode::ir_kernels ? "ir_kernels" : "row_solve"; }
 
 /// Solves `pb` on `backend` in every mode, checks each against tabulation (bits
 /// and statistics), and returns the solution.
@@ -437,7 +431,7 @@ TEMPLATE_LIST_TEST_CASE("resident solver on hand-written problems", "[ifds][pari
     }
 }
 
-TEMPLATE_LIST_TEST_CASE("resident graph with row tables: leaves out the per-fact tables, serves only the row modes",
+TEMPLATE_LIST_TEST_CASE("resident graph with row tables: leaves out the per-fact tables, serves only row_solve",
                         "[ifds][resident]", backend_list) {
     TestType b;
     using device_t = weir::vyre_resident_ifds<TestType>;
@@ -453,7 +447,7 @@ TEMPLATE_LIST_TEST_CASE("resident graph with row tables: leaves out the per-fact
     // instead), plus the row tables.
     const row_tables rt = make_row_tables(L);
     REQUIRE(every_site_has_pairs(L, rt));
-    namespace t = vyre::ops::ifds;
+    namespace t = weir::ops::ifds;
     std::uint64_t left_out = 0, row_bytes = 0;
     for (const auto* v : {&L.intra_off, &L.intra_node, &L.intra_fact, &L.call_off, &L.call_ce, &L.call_fact})
         left_out += (std::max<std::size_t>(v->size(), 1) - 1) * 4;
@@ -469,7 +463,7 @@ TEMPLATE_LIST_TEST_CASE("resident graph with row tables: leaves out the per-fact
         CHECK(detail::left_out_with_rows(i, true) ==
               (i == t::intra_off || i == t::intra_node || i == t::intra_fact || i == t::call_off || i == t::call_ce ||
                i == t::call_fact));
-    // The row modes solve on it exactly; the others are refused, with what to do instead.
+    // row_solve solves on it exactly; ir_kernels is refused, with what to do instead.
     for (auto mode : all_modes) {
         INFO("mode " << mode_name(mode));
         resident_options opt;
@@ -484,7 +478,7 @@ TEMPLATE_LIST_TEST_CASE("resident graph with row tables: leaves out the per-fact
         } else {
             REQUIRE_FALSE(s.has_value());
             CHECK(s.error().code() == vyre::error_code::invalid_argument);
-            CHECK_THAT(s.error().message(), Catch::Contains("serves only the row modes"));
+            CHECK_THAT(s.error().message(), Catch::Contains("serves only row_solve"));
             CHECK_THAT(s.error().fix(), Catch::Contains("upload(d, L, false)"));
             auto on_full = resident_solver<device_t>::create(d, L, full, opt);
             REQUIRE(on_full.has_value());

@@ -1,10 +1,12 @@
 // Conformance: every catalogue operation, through `(op NAME ARG...)`
-// programs, on every enabled backend.
+// programs, on every enabled backend; extension ops defined outside vyre.
 
 #include <algorithm>
-#include <bit>
+#include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "support/backends.hpp"
 
@@ -106,124 +108,100 @@ TEMPLATE_LIST_TEST_CASE("catalogue: supported_ops lists what the backend runs", 
         CHECK(std::find(ops.begin(), ops.end(), need) != ops.end());
 }
 
+// ---- extension ops (vyre/ops/extension.hpp) ------------------------------------------
+
 namespace {
 
-/// Program text for one call of catalogue op `name`, one buffer per
-/// parameter (read-only ones `read`, writable ones `read_write`, all sized by
-/// their inputs).
-std::string op_call_program(std::string_view name) {
-    const auto* op = ops::find_op(name);
-    REQUIRE(op != nullptr);
-    std::string text = "(program call (workgroup 1 1 1)\n", call = "  (op " + std::string(name);
-    for (std::size_t i = 0; i < op->params.size(); ++i) {
-        const std::string b = "b" + std::to_string(i);
-        text += "  (buffer " + b + " " + std::to_string(i) + (op->params[i].writable ? " read_write" : " read") + " u32 0)\n";
-        call += " " + b;
+/// A test op defined outside vyre: dst[i] = src[i] * k (wrapping u32).
+struct scale_op {
+    static constexpr std::string_view name = "test_scale";
+    static constexpr std::string_view summary = "dst[i] = src[i] * k";
+    static std::vector<ops::param> signature() {
+        return {{ops::param_kind::buffer, "src", false, ir::scalar_type::u32},
+                {ops::param_kind::buffer, "dst", true, ir::scalar_type::u32},
+                {ops::param_kind::u32_literal, "k", false, ir::scalar_type::u32}};
     }
-    return text + call + "))\n";
-}
-
-/// Inputs for an IFDS op whose CSR offset tables claim ranges of 2^32 - 1
-/// entries over element tables of 8, with every other table small and
-/// in range: without clipping, each loop would run four billion times.
-std::vector<bytes> corrupt_ifds_inputs(std::string_view name) {
-    namespace fi = ops::ifds;
-    namespace fr = ops::ifds_rows;
-    const auto* op = ops::find_op(name);
-    const u32s huge_offsets = {0, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu};
-    std::vector<bytes> in;
-    for (std::size_t i = 0; i < op->params.size(); ++i) {
-        u32s v(8, 0);
-        if (i == fi::node_kind) v.assign(8, 3);  // every node a call site and an exit
-        if (i == fi::node_fc) v.assign(8, 2);
-        if (i == fi::intra_off || i == fi::call_off || i == fi::ret_off || i == fi::rcall_off || i == fi::callers_off ||
-            i == fr::arg_rows + fr::edge_x_off || i == fr::arg_rows + fr::site_call_off)
-            v = huge_offsets;
-        if (i == fr::arg_rows + fr::node_info) {  // 8 nodes as node_kind/node_fc say, each with edges [0, 2^32 - 1)
-            v.clear();
-            for (std::uint32_t n = 0; n < 8; ++n) {
-                u32s rec(fr::node_info_words, 0);
-                rec[fr::ni_facts] = 2, rec[fr::ni_kind] = 3, rec[fr::ni_edge_end] = 0xffffffffu;
-                v.insert(v.end(), rec.begin(), rec.end());  // pe_word, retsite, site row and procedure 0
-            }
+    static result<void> reference(std::span<ops::op_arg> a) {
+        const std::size_t n = std::min(a[0].bytes.size(), a[1].bytes.size()) / 4;
+        for (std::size_t i = 0; i < n; ++i) {
+            std::uint32_t v;
+            std::memcpy(&v, a[0].bytes.data() + 4 * i, 4);
+            v *= a[2].literal;
+            std::memcpy(a[1].bytes.data() + 4 * i, &v, 4);
         }
-        if (i == fr::arg_rows + fr::edge_mask) v.assign(8, 0xffffffffu);
-        if (i == fr::arg_rows + fr::edge_x_dst) v.assign(8, 1);
-        in.push_back(to_bytes<std::uint32_t>(v));
+        return {};
     }
-    return in;
-}
-
-/// Where parameter `i` of op `name` lands among a dispatch's outputs (the
-/// writable buffers, in declaration order).
-std::size_t output_of(std::string_view name, std::size_t i) {
-    const auto& ps = ops::find_op(name)->params;
-    return static_cast<std::size_t>(std::count_if(ps.begin(), ps.begin() + static_cast<std::ptrdiff_t>(i),
-                                                  [](const ops::param& q) { return q.writable; }));
-}
+};
+/// How often the native implementation ran (it must, on cpu).
+std::atomic<int> native_runs{0};
 
 } // namespace
 
-TEMPLATE_LIST_TEST_CASE("IFDS ops clip corrupt offset tables to their element tables (no 2^32-step loops)",
-                        "[conformance][ops][ifds][reliability]", backend_list) {
-    namespace fi = ops::ifds;
-    namespace fr = ops::ifds_rows;
-    namespace fs = ops::ifds_solve;
+template <>
+struct vyre::ops::native_op<vyre::cpu, scale_op> {
+    static result<void> run(std::span<ops::op_arg> a, unsigned) {
+        ++native_runs;
+        return scale_op::reference(a);
+    }
+};
+
+TEMPLATE_LIST_TEST_CASE("extension ops: registered outside vyre, dispatched by name, native where registered",
+                        "[conformance][ops][extension]", backend_list) {
+    static_assert(ops::op_definition<scale_op>);
+    static_assert(ops::has_native_op<vyre::cpu, scale_op>);
+    static_assert(!ops::has_native_op<vyre::cpu_ref, scale_op>);
+    const std::string text = "(program s (workgroup 1 1 1)\n  (buffer a 0 read u32 0)\n  (buffer d 1 output u32 3)\n"
+                             "  (op test_scale a d 3))\n";
+    auto reg = ops::register_op<scale_op, vyre::cpu>();
+    REQUIRE(reg.has_value());
+    CHECK(ops::register_op<scale_op, vyre::cpu>().value() == *reg);  // idempotent: the same entry
     TestType b;
-    const auto supported = vyre::supported_ops(b);
-    if (std::find(supported.begin(), supported.end(), "ifds_expand") == supported.end()) {
-        // A backend without the IFDS op kernels (cuda) refuses them: an unsupported-op error, not a run.
-        auto r = vyre::dispatch(b, parse_checked(op_call_program("ifds_expand")), corrupt_ifds_inputs("ifds_expand"));
+    const auto names = vyre::supported_ops(b);
+    const bool listed = std::find(names.begin(), names.end(), "test_scale") != names.end();
+    auto r = vyre::dispatch(b, parse_checked(text), {to_bytes<std::uint32_t>({1, 2, 0x80000000u})});
+    if (!listed) {  // a backend with neither a native implementation nor the reference path (cuda)
         REQUIRE_FALSE(r.has_value());
         CHECK(r.error().code() == error_code::unsupported);
         return;
     }
-    {  // pair rounds: one entry (node 0, context 0, fact 0)
-        auto in = corrupt_ifds_inputs("ifds_expand");
-        in[fi::arg_pe] = to_bytes<std::uint32_t>(u32s(64, 0));
-        in[fi::arg_fin] = to_bytes<std::uint32_t>({0, 0});
-        in[fi::arg_fout] = to_bytes<std::uint32_t>(u32s(128, 0));
-        in[fi::arg_counters] = to_bytes<std::uint32_t>({1, 0, 64, 0});
-        auto r = vyre::dispatch(b, parse_checked(op_call_program("ifds_expand")), in);
-        REQUIRE(r.has_value());
-        CHECK(from_bytes<std::uint32_t>(r->at(output_of("ifds_expand", fi::arg_counters)))[1] <= 64);
-    }
-    {  // row rounds: one entry (node 0, context 0, chunk 0, facts {0, 1})
-        auto in = corrupt_ifds_inputs("ifds_rows_expand");
-        in[fr::arg_pe] = to_bytes<std::uint32_t>(u32s(64, 0));
-        in[fr::arg_fin] = to_bytes<std::uint32_t>({0, 0, 0, 3});
-        in[fr::arg_fout] = to_bytes<std::uint32_t>(u32s(256, 0));
-        in[fr::arg_counters] = to_bytes<std::uint32_t>({1, 0, 64, 0});
-        auto r = vyre::dispatch(b, parse_checked(op_call_program("ifds_rows_expand")), in);
-        REQUIRE(r.has_value());
-        CHECK(from_bytes<std::uint32_t>(r->at(output_of("ifds_rows_expand", fr::arg_counters)))[1] <= 64);
-    }
-    {  // the whole fixed point: the bitset it reaches is the reference's
-        auto in = corrupt_ifds_inputs("ifds_rows_solve");
-        in[fs::arg_pe] = to_bytes<std::uint32_t>(u32s(64, 0));
-        in[fs::arg_seeds] = to_bytes<std::uint32_t>({0, 0, 0, 1});
-        in[fs::arg_counters] = to_bytes<std::uint32_t>({1, 0});
-        const auto p = parse_checked(op_call_program("ifds_rows_solve"));
-        auto r = vyre::dispatch(b, p, in);
-        REQUIRE(r.has_value());
-        cpu_ref ref;
-        auto expect = vyre::dispatch(ref, p, in);
-        REQUIRE(expect.has_value());
-        CHECK(r->at(output_of("ifds_rows_solve", fs::arg_pe)) == expect->at(output_of("ifds_rows_solve", fs::arg_pe)));
-        CHECK(from_bytes<std::uint32_t>(r->at(output_of("ifds_rows_solve", fs::arg_pe))) != u32s(64, 0));
-    }
+    const int before = native_runs.load();
+    r = vyre::dispatch(b, parse_checked(text), {to_bytes<std::uint32_t>({1, 2, 0x80000000u})});
+    REQUIRE(r.has_value());
+    CHECK(from_bytes<std::uint32_t>((*r)[0]) == u32s{3, 6, 0x80000000u});
+    CHECK(native_runs.load() - before == (std::is_same_v<TestType, vyre::cpu> ? 1 : 0));
 }
 
-TEST_CASE("ifds_rows::select_masks is the OR of the masks a word's bits select", "[ops][ifds]") {
-    // law against the loop over set bits, on masks and words from a fixed LCG
-    std::uint64_t state = 12345;
-    auto next = [&] { return static_cast<std::uint32_t>((state = state * 6364136223846793005ull + 1442695040888963407ull) >> 32); };
-    for (int round = 0; round < 200; ++round) {
-        std::uint32_t mk[32];
-        for (auto& m : mk) m = next();
-        const std::uint32_t x = round == 0 ? 0u : round == 1 ? ~0u : next() & next();  // sparse words too
-        std::uint32_t expect = 0;
-        for (std::uint32_t bits = x; bits; bits &= bits - 1) expect |= mk[std::countr_zero(bits)];
-        CHECK(ops::ifds_rows::select_masks(mk, x) == expect);
-    }
+namespace {
+/// Clashes with the catalogue op `fill`.
+struct fake_fill {
+    static constexpr std::string_view name = "fill";
+    static constexpr std::string_view summary = "clashes with the catalogue";
+    static std::vector<ops::param> signature() { return {{ops::param_kind::buffer, "dst", true, ir::scalar_type::u32}}; }
+    static result<void> reference(std::span<ops::op_arg>) { return {}; }
+};
+/// The name of scale_op, another signature.
+struct other_scale {
+    static constexpr std::string_view name = "test_scale";
+    static constexpr std::string_view summary = "another signature";
+    static std::vector<ops::param> signature() { return {{ops::param_kind::buffer, "dst", true, ir::scalar_type::u32}}; }
+    static result<void> reference(std::span<ops::op_arg>) { return {}; }
+};
+} // namespace
+
+TEST_CASE("extension ops: name clashes and unknown ops are errors", "[ops][extension]") {
+    auto clash = ops::register_op<fake_fill>();
+    REQUIRE_FALSE(clash.has_value());
+    CHECK(clash.error().code() == error_code::invalid_argument);
+    CHECK(clash.error().message().find("'fill'") != std::string::npos);
+
+    REQUIRE(ops::register_op<scale_op>().has_value());
+    auto other = ops::register_op<other_scale>();
+    REQUIRE_FALSE(other.has_value());
+    CHECK(other.error().message().find("another signature") != std::string::npos);
+    CHECK(ops::find_op("test_scale")->params.size() == 3);  // the first registration stands
+
+    auto diags = ir::validate(ir::parse("(program u (workgroup 1 1 1)\n  (buffer d 0 output u32 1)\n  (op not_registered d))\n").value());
+    REQUIRE(diags.size() == 1);
+    CHECK(diags[0].code == "V032");
+    CHECK(diags[0].fix.find("extension.hpp") != std::string::npos);
 }

@@ -6,6 +6,7 @@
 #include <vyre/backend/cuda.hpp>
 
 #include "support/backends.hpp"
+#include "cuda/extension_ops.hpp"
 
 using namespace vyre;
 using test::from_bytes;
@@ -119,25 +120,29 @@ TEST_CASE("cuda: invocations that return early do not block a barrier", "[cuda][
 }
 
 TEST_CASE("cuda: an op without a kernel is an unsupported-op error", "[cuda][device]") {
+    test::register_cuda_test_ops();
     cuda b;
-    const auto* op = ops::find_op("ifds_seed");
-    REQUIRE(op != nullptr);
-    std::string text = "(program call (workgroup 1 1 1)\n", call = "  (op ifds_seed";
-    std::vector<bytes> in;
-    for (std::size_t i = 0; i < op->params.size(); ++i) {
-        text += "  (buffer b" + std::to_string(i) + " " + std::to_string(i) + (op->params[i].writable ? " read_write" : " read") +
-                " u32 0)\n";
-        call += " b" + std::to_string(i);
-        in.push_back(to_bytes<std::uint32_t>({0}));
-    }
-    auto p = parse_checked(text + call + "))\n");
-    auto r = vyre::dispatch(b, p, in);
+    auto p = parse_checked("(program call (workgroup 1 1 1)\n  (buffer a 0 read u32 0)\n  (buffer d 1 read_write u32 0)\n"
+                           "  (op test_host_only a d))\n");
+    auto r = vyre::dispatch(b, p, {to_bytes<std::uint32_t>({1, 2}), to_bytes<std::uint32_t>({0, 0})});
     REQUIRE(!r);
     INFO(r.error().what());
     CHECK(r.error().code() == error_code::unsupported);
-    CHECK(r.error().message().find("ifds_seed") != std::string::npos);
+    CHECK(r.error().message().find("test_host_only") != std::string::npos);
     auto names = b.supported_ops();
-    CHECK(std::find(names.begin(), names.end(), "ifds_seed") == names.end());
+    CHECK(std::find(names.begin(), names.end(), "test_host_only") == names.end());
+}
+
+TEST_CASE("cuda: an extension op runs its registered native implementation", "[cuda][device][extension]") {
+    test::register_cuda_test_ops();
+    cuda b;
+    auto names = b.supported_ops();
+    CHECK(std::find(names.begin(), names.end(), "test_cuda_copy") != names.end());
+    auto p = parse_checked("(program call (workgroup 1 1 1)\n  (buffer a 0 read u32 0)\n  (buffer d 1 read_write u32 0)\n"
+                           "  (op test_cuda_copy a d))\n");
+    auto r = vyre::dispatch(b, p, {to_bytes<std::uint32_t>({7, 8, 9}), to_bytes<std::uint32_t>({0, 0})});
+    REQUIRE(r.has_value());
+    CHECK(from_bytes<std::uint32_t>((*r)[0]) == std::vector<std::uint32_t>{7, 8});
 }
 
 TEST_CASE("cuda: try_recover after no fault is a no-op that keeps resources", "[cuda][device]") {

@@ -7,6 +7,7 @@
 #include <vyre/ir/text.hpp>
 
 #include "support/backends.hpp"
+#include "cuda/extension_ops.hpp"
 
 using namespace vyre;
 
@@ -52,11 +53,15 @@ TEST_CASE("cuda without a device: every operation says there is none", "[cuda][n
     CHECK(b.shutdown().has_value());
 }
 
-TEST_CASE("cuda without a device: the catalogue ops it would run are listed", "[cuda][no-device]") {
+TEST_CASE("cuda without a device: the ops it would run are listed", "[cuda][no-device]") {
     cuda b;
     auto ops = b.supported_ops();
     for (const char* need : {"fill", "copy", "gather", "scatter", "exclusive_scan", "compact", "sort_u32", "sort_u64",
                              "unique_u32", "unique_u64", "bitset_union", "bitset_test_and_set", "csr_expand"})
         CHECK(std::find(ops.begin(), ops.end(), need) != ops.end());
-    CHECK(std::find(ops.begin(), ops.end(), "ifds_expand") == ops.end());
+    // an extension op is listed when it has a registered cuda implementation
+    test::register_cuda_test_ops();
+    ops = b.supported_ops();
+    CHECK(std::find(ops.begin(), ops.end(), "test_cuda_copy") != ops.end());
+    CHECK(std::find(ops.begin(), ops.end(), "test_host_only") == ops.end());
 }

@@ -40,16 +40,13 @@ constexpr std::uint64_t max_path_edge_bits = 1u << 14;
 constexpr std::uint64_t max_brute_force_size = 1u << 14;
 
 /// Every resident kernel mode, each checked against tabulation.
-constexpr kernel_mode all_modes[] = {kernel_mode::ir_kernels, kernel_mode::catalogue_ops, kernel_mode::row_ops,
-                                     kernel_mode::row_solve};
+constexpr kernel_mode all_modes[] = {kernel_mode::ir_kernels, kernel_mode::row_solve};
 
 /// A mode's name for failure messages.
 const char* mode_name(kernel_mode m) {
     switch (m) {
     case kernel_mode::automatic: return "automatic";
     case kernel_mode::ir_kernels: return "ir_kernels";
-    case kernel_mode::catalogue_ops: return "catalogue_ops";
-    case kernel_mode::row_ops: return "row_ops";
     case kernel_mode::row_solve: return "row_solve";
     }
     return "?";

@@ -9,7 +9,6 @@
 ///   small step budget over inputs derived from the text's hash, and either
 ///   returns one output of the declared size per output buffer or an error
 ///   other than `invalid_program` (a spent budget, a divergent barrier).
-///   The IFDS catalogue ops get small input values only (see `is_ifds_op`).
 /// Crashes, hangs, leaks and undefined behaviour are bugs.
 
 #include <cstdint>
@@ -34,29 +33,18 @@ constexpr std::uint64_t step_budget = 1u << 14;
 /// Largest element count given to an input declared with COUNT 0.
 constexpr std::uint64_t max_free_count = 8;
 
-/// True for the programs that are one IFDS catalogue op (`ifds_seed`,
-/// `ifds_expand`, `ifds_rows_*`). No step budget applies to a catalogue op;
-/// its loops are bounded by its table sizes (CSR ranges clipped, fact counts
-/// capped by the bitset, see `vyre::ops::ifds::tables`), but the work is a
-/// product of those sizes, which for 1 MiB of garbage is still minutes.
-/// They get small values only (tables that are garbage, but small garbage).
-bool is_ifds_op(const vyre::ir::program& p) {
-    return p.body.size() == 1 && p.body[0].kind == vyre::ir::stmt_kind::op && p.body[0].name.rfind("ifds_", 0) == 0;
-}
-
 /// `count` elements of type `t` as little-endian bytes: a mix of small
 /// values, indices, edge values and random bits, so that loads, indices and
-/// loop bounds taken from inputs hit both in-range and out-of-range cases
-/// (`small`: values below 8 only).
-vyre::bytes make_input(vyre_fuzz::splitmix& rng, vyre::ir::scalar_type t, std::uint64_t count, bool small) {
+/// loop bounds taken from inputs hit both in-range and out-of-range cases.
+vyre::bytes make_input(vyre_fuzz::splitmix& rng, vyre::ir::scalar_type t, std::uint64_t count) {
     const std::size_t es = vyre::ir::size_of(t);
     vyre::bytes out(static_cast<std::size_t>(count * es));
     for (std::uint64_t i = 0; i < count; ++i) {
         const std::uint64_t r = rng.next();
         std::uint64_t v = 0;
-        switch (small ? r & 1 : r & 3) {
+        switch (r & 3) {
         case 0: v = (r >> 2) % 8; break;
-        case 1: v = small ? i % 8 : i; break;
+        case 1: v = i; break;
         case 2: {
             constexpr std::uint64_t edges[] = {0, 1, ~0ull, 0x80000000ull, 0x7fffffffull, 0x8000000000000000ull,
                                                0x7fc00000ull, 0x3f800000ull};
@@ -87,14 +75,13 @@ void check_dispatch(const vyre::ir::program& p, std::uint64_t seed) {
     std::uint64_t total = 0;
     std::vector<vyre::bytes> inputs;
     std::vector<std::uint64_t> output_bytes;
-    const bool small = is_ifds_op(p);
     for (const auto& b : p.buffers) {
         const std::uint64_t es = vyre::ir::size_of(b.type);
         std::uint64_t count = b.count;
         if (count == 0) count = rng.below(max_free_count + 1);
         if (count > (max_total_bytes - total) / es) return;  // too large to run in a fuzz iteration
         total += count * es;
-        if (vyre::ir::is_input(b.acc)) inputs.push_back(make_input(rng, b.type, count, small));
+        if (vyre::ir::is_input(b.acc)) inputs.push_back(make_input(rng, b.type, count));
         if (vyre::ir::is_output(b.acc)) output_bytes.push_back(count * es);
     }
     vyre::cpu_ref backend;

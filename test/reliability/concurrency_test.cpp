@@ -15,7 +15,7 @@
 #include "support/backends.hpp"
 #include "support/ifds_gen.hpp"
 
-#include <vyre/backend/detail/native_ops.hpp>
+#include <weir/ifds/ops/cpu.hpp>
 #include <weir/adapter/vyre_resident_ifds.hpp>
 #include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/resident_graph.hpp>
@@ -180,7 +180,7 @@ TEST_CASE("ifds_rows_solve shares its worklist between threads and stays exact",
     for (std::uint64_t seed : {11u, 12u, 13u}) {
         auto L = make_layout(weir::test::random_problem(seed, seed == 13 ? large : small));
         const row_tables rt = make_row_tables(L);
-        REQUIRE(rt.packing.words >= vyre::detail::native::rows_solve_parallel_words);
+        REQUIRE(rt.packing.words >= weir::ops::ifds_solve::parallel_words);
         // The host pass after the solve completes derived rows in chunks of groups
         // on several threads: a node with roots in two chunks has its words written
         // by two threads at once (atomic ORs; ThreadSanitizer runs this).

@@ -107,12 +107,12 @@ TEMPLATE_LIST_TEST_CASE("resident memory budgets: the solver's and the backend's
     }
     SECTION("solver budget enough to start, too small for the frontier to grow") {
         // Rounds keep a frontier between them (row_solve has none to grow).
-        auto probe = resident_solver<device_t>::create(d, L, {.mode = kernel_mode::row_ops, .initial_frontier = 16}).value();
+        auto probe = resident_solver<device_t>::create(d, L, {.mode = kernel_mode::ir_kernels, .initial_frontier = 16}).value();
         auto out = probe.solve().value();
         REQUIRE(out.stats.max_frontier > 16);  // this problem makes the frontier grow
         const std::uint64_t start = b.resident_bytes() + std::uint64_t(L.pe_words) * 4;
         resident_options opt;
-        opt.mode = kernel_mode::row_ops;
+        opt.mode = kernel_mode::ir_kernels;
         opt.initial_frontier = 16;
         opt.memory_budget = start;  // exactly what the solver takes at creation
         auto s = resident_solver<device_t>::create(d, L, opt);
@@ -143,8 +143,7 @@ TEMPLATE_LIST_TEST_CASE("faults under resident_solver::create: error, nothing he
     auto L = test_layout();
     auto exact = tabulation_solver(L).solve().value();
     for (auto site : all_sites)
-        for (auto mode : {kernel_mode::ir_kernels, kernel_mode::catalogue_ops, kernel_mode::row_ops,
-                          kernel_mode::row_solve}) {
+        for (auto mode : {kernel_mode::ir_kernels, kernel_mode::row_solve}) {
             resident_options opt;
             opt.mode = mode;
             opt.initial_frontier = 16;

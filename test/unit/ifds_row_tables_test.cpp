@@ -495,7 +495,7 @@ TEST_CASE("row tables: on random problems the skipping tables are exact", "[ifds
 }
 
 TEST_CASE("row tables: the call tables and node records hold the layout's relations", "[ifds][rows][random]") {
-    namespace f = vyre::ops::ifds_rows;
+    namespace f = weir::ops::ifds_rows;
     std::uint64_t with_masks = 0, without_masks = 0, two_word_masks = 0;
     for (std::uint64_t seed = 0; seed < 60; ++seed) {
         weir::test::gen_options o;
@@ -568,7 +568,7 @@ TEST_CASE("row tables: the call tables and node records hold the layout's relati
                 two_word_masks += w == 2;
                 REQUIRE(std::uint64_t(info[f::ce_mask_first]) + std::uint64_t(fq) * w <= t.ret_mask.size());
                 // one-word masks: 32 words in the table from the first (the op reads
-                // them at once, `vyre::ops::ifds_rows::select_masks`)
+                // them at once, `weir::ops::ifds_rows::select_masks`)
                 if (w == 1) CHECK(std::uint64_t(info[f::ce_mask_first]) + 32 <= t.ret_mask.size());
                 for (std::uint32_t d4 = 0; d4 < fq; ++d4) {
                     row expect(w, 0);

@@ -2,8 +2,8 @@
 /// \file vyre/backend/cpu.hpp
 /// `vyre::cpu`: the fast host backend. The same compact program form and the
 /// same resident handles as `cpu_ref` (byte-for-byte the same results), with
-/// workgroups spread over threads and the catalogue ops the IFDS solver
-/// leans on run by native parallel loops.
+/// workgroups spread over threads and ops run by native parallel loops
+/// (vyre's catalogue ops here, extension ops by the libraries that define them).
 ///
 /// Threads come from OpenMP when the code is compiled with `-fopenmp` (the
 /// build and `vyre.pc` add it): its persistent thread pool makes a dispatch
@@ -33,7 +33,7 @@
 #include <vyre/backend/concepts.hpp>
 #include <vyre/backend/detail/host_backend.hpp>
 #include <vyre/backend/detail/native_ops.hpp>
-#include <vyre/backend/detail/parallel.hpp>
+#include <vyre/backend/parallel.hpp>
 
 namespace vyre {
 
@@ -67,14 +67,27 @@ public:
         return cores;
     }
 
-    /// Runs a compiled program: workgroups in chunks over the threads; a
-    /// catalogue op by its native parallel loop when there is one.
+    /// A native op implementation on `cpu`: the bound arguments and the
+    /// thread count (specialise `vyre::ops::native_op<vyre::cpu, Op>` with a
+    /// static `run` of this type, vyre/ops/extension.hpp).
+    using native_op_fn = detail::native_op_fn;
+
+    /// The native implementation of `op`: a registered one for an extension
+    /// op, the built-in parallel loop for a catalogue op, or nullptr (then
+    /// the reference runs). Called once per compiled program.
+    static native_op_fn find_native(const ops::op_info& op) {
+        if (auto f = ops::native_for<cpu>(op)) return f;
+        return detail::find_native_op(op.name);
+    }
+
+    /// Runs a compiled program: workgroups in chunks over the threads; an op
+    /// by its native parallel loop when there is one.
     result<void> execute(const detail::compiled_program& cp, std::span<const detail::bound_buffer> bound,
                          const dispatch_config& c) {
         const unsigned nt = threads(c);
         if (cp.op) {
             auto args = detail::bind_op_args(cp, bound);
-            if (auto native = detail::find_native_op(cp.op->name)) return native(args, nt);
+            if (cp.native) return reinterpret_cast<native_op_fn>(cp.native)(args, nt);
             return cp.op->reference(args);
         }
         auto shape = detail::launch_shape(cp.source, bound, c);
@@ -92,7 +105,7 @@ public:
         std::mutex mu;
         std::optional<backend_error> err;
         const std::uint64_t chunk = std::max<std::uint64_t>(1, n / (std::uint64_t(nt) * 8));
-        detail::parallel_region(static_cast<unsigned>(std::min<std::uint64_t>(nt, n)), [&](unsigned, unsigned) {
+        parallel_region(static_cast<unsigned>(std::min<std::uint64_t>(nt, n)), [&](unsigned, unsigned) {
             detail::executor ex(cp, bound, wg, grid, c.step_budget, true, &steps);
             for (;;) {
                 std::uint64_t b = next.fetch_add(chunk);

@@ -51,6 +51,14 @@ struct cuda_resource {
     bool operator==(const cuda_resource&) const = default;
 };
 
+/// One bound argument of an op on `cuda`: a buffer's device memory and
+/// size, or a u32 literal.
+struct cuda_op_arg {
+    void* ptr = nullptr;
+    std::uint64_t bytes = 0;
+    std::uint32_t literal = 0;
+};
+
 /// A program compiled for one `cuda` instance (`cuda::compile_native`): run it
 /// with `cuda::dispatch_resident(pipeline, ...)`, which launches its module
 /// directly (no hashing, no cache lookup). It stays valid until the
@@ -102,7 +110,16 @@ public:
     device_limits limits() const;
     /// The device: name, compute capability, memory, and the capabilities it has.
     vyre::device_profile device_profile() const;
-    /// Catalogue ops with a precompiled kernel (the IFDS ops are not among them).
+    /// A native op implementation on `cuda` (specialise
+    /// `vyre::ops::native_op<vyre::cuda, Op>` with a static `run` of this
+    /// type, vyre/ops/extension.hpp): enqueues the op's kernels, from the
+    /// defining library's own `.cu` files, on `stream` (a `cudaStream_t`)
+    /// over the bound arguments, and returns 0 or a `cudaError_t` value.
+    /// Ops without one are refused on `cuda` with `unsupported`.
+    using native_op_fn = int (*)(const cuda_op_arg* args, std::size_t count, void* stream);
+
+    /// The catalogue ops with a precompiled kernel (kernels/ops.cu), then the
+    /// extension ops with a registered native `cuda` implementation.
     std::vector<std::string> supported_ops() const;
     /// The device's architecture as NVRTC spells it (90 for sm_90), 0 without a device.
     std::uint32_t architecture() const;

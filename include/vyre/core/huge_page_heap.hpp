@@ -5,13 +5,13 @@
 /// once with glibc's `glibc.malloc.hugetlb=1` tunable (and a heap that grows
 /// in 64 MiB steps, `detail::huge_heap_tunables`).
 ///
-/// Why: a loader or a solver makes many small allocations (a `.ifds` file of
-/// 27 MB gives some 250,000 flow-function lists), and each fresh 4 KiB page
-/// of the heap costs a page fault; on a virtual machine whose host has not
+/// Why: a loader or a solver makes many small allocations (a 27 MB text
+/// input may give some 250,000 small lists), and each fresh 4 KiB page of
+/// the heap costs a page fault; on a virtual machine whose host has not
 /// backed the guest's memory a fault costs about 14 µs. There, with the heap
-/// in 2 MiB pages, loading the 27 MB benchmark file in a fresh `weir solve`
-/// took 0.21–0.22 s instead of 0.29–0.33 s, and the whole command 1.13–1.28 s
-/// instead of 1.59–1.61 s (bench/LOG.md). Where a huge page costs more than
+/// in 2 MiB pages, loading such a 27 MB file in a fresh process took
+/// 0.21–0.22 s instead of 0.29–0.33 s, and the whole command 1.13–1.28 s
+/// instead of 1.59–1.61 s (bench/TRIED.md). Where a huge page costs more than
 /// its 512 base pages (a VM measured on 2026-12-03: 1.7× slower end to end
 /// with huge pages), the program is not restarted: `detail::huge_pages_pay`
 /// decides, by measuring once or by `VYRE_HUGE_PAGES`. Only
@@ -89,7 +89,7 @@ inline long hugetlb_tunable(const char* tunables) noexcept {
 /// (`mmap_threshold`, the most that glibc's own sliding threshold reaches on
 /// 64-bit systems) instead of mapping each one afresh. Both make more of the
 /// heap's 2 MiB blocks lie wholly inside it when first touched, so that they
-/// fault in as one huge page rather than as 4 KiB pages (bench/LOG.md:
+/// fault in as one huge page rather than as 4 KiB pages (bench/TRIED.md:
 /// 1,200–1,700 page faults fewer when loading a 5 or 27 MB file).
 inline constexpr std::string_view huge_heap_tunables[] = {
     "glibc.malloc.hugetlb=1", "glibc.malloc.top_pad=67108864", "glibc.malloc.mmap_threshold=33554432"};
@@ -142,7 +142,7 @@ inline bool huge_page_heap_active() noexcept {
 /// - the restart fails (then `GLIBC_TUNABLES` is as it was).
 /// The restarted program gets its own name back (`/proc/self/comm`, which
 /// the exec set to `exe`). Results do not depend on it. Peak memory grew by 1–3% in
-/// bench/LOG.md's measurements (6–11 MB of 320–800 MiB). Programs that
+/// bench/TRIED.md's measurements (6–11 MB of 320–800 MiB). Programs that
 /// this one starts inherit `GLIBC_TUNABLES`, and with it the huge-page heap.
 inline void use_huge_page_heap(char** argv) noexcept {
 #if VYRE_DETAIL_GLIBC_HUGETLB

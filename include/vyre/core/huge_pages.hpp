@@ -103,7 +103,7 @@ inline constexpr std::size_t probe_small_pages = 512;
 /// From this cost of a fresh base page on (nanoseconds), huge pages pay
 /// (`huge_pages_pay_at`). A fault on memory that the machine (or a VM's host)
 /// already backs costs 0.3–1.6 µs; one that the host must back first costs
-/// 3.5–15 µs (bench/LOG.md), and there a 2 MiB page saves most of it.
+/// 3.5–15 µs (bench/TRIED.md), and there a 2 MiB page saves most of it.
 inline constexpr double slow_small_page_ns = 2500;
 
 /// Whether huge pages pay where a fresh base page costs `small_ns`
@@ -111,8 +111,8 @@ inline constexpr double slow_small_page_ns = 2500;
 /// memory they come from is already backed while a huge page needs a free
 /// 2 MiB block, which a VM's host may have to back first: on the VM of
 /// 2026-12-03 a base page cost 0.7–1.6 µs and a huge page 4.6–5.1 ms, 7× its
-/// 512 base pages, and `weir solve` on the 27 MB file took 1.21–1.26 s with
-/// huge pages against 0.72–0.75 s without. On bare metal a huge page is a
+/// 512 base pages, and a command that loads and solves a 27 MB file took
+/// 1.21–1.26 s with huge pages against 0.72–0.75 s without. On bare metal a huge page is a
 /// little cheaper, but base pages are fast there too, so little is lost.
 constexpr bool huge_pages_pay_at(double small_ns) noexcept { return small_ns >= slow_small_page_ns; }
 
@@ -181,7 +181,7 @@ inline void remember_huge_pages_pay(bool pay) noexcept { huge_pages_choice().sto
 /// time a hint is about to be given (so small programs never measure).
 /// Why measure: which page size is cheaper depends on the machine. On a VM
 /// whose host has not backed the guest's memory a fresh 4 KiB page costs
-/// 10–15 µs and huge pages paid several times over (bench/LOG.md, 2026-11);
+/// 10–15 µs and huge pages paid several times over (bench/TRIED.md, 2026-11);
 /// on a VM whose host backs memory in 4 KiB pages while the guest's small
 /// free pages are backed already, they cost 7× what they save (2026-12-03).
 inline bool huge_pages_pay() noexcept {

@@ -1,7 +1,7 @@
 #pragma once
 /// \file vyre/core/result.hpp
 /// `vyre::result<T, E>`: a small expected-like type (std::expected is not
-/// available to nvcc's C++20). Every fallible vyre and weir function returns one.
+/// available to nvcc's C++20). Every fallible vyre function returns one (and libraries built on vyre may).
 
 #include <type_traits>
 #include <utility>

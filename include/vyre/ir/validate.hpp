@@ -41,7 +41,7 @@
 /// | V029 | more than 100000 statements |
 /// | V030 | expression nested deeper than 256 |
 /// | V031 | `op` statement that is not the only statement of the program body |
-/// | V032 | unknown op (not in the `vyre::ops` catalogue) |
+/// | V032 | unknown op (neither in the `vyre::ops` catalogue nor a registered extension op) |
 /// | V033 | op argument count differs from the catalogue signature |
 /// | V034 | op argument of the wrong kind (buffer name vs u32 literal) |
 /// | V035 | op buffer argument with the wrong access (written: `read_write`/`output`; read: `read`/`uniform`/`read_write`) |
@@ -67,7 +67,7 @@
 
 #include <vyre/ir/program.hpp>
 #include <vyre/ir/text.hpp>
-#include <vyre/ops/catalogue.hpp>
+#include <vyre/ops/registry.hpp>
 
 namespace vyre::ir {
 
@@ -331,7 +331,7 @@ private:
                 "put each (op ...) in a program of its own, as its whole body");
         const ops::op_info* info = ops::find_op(s.name);
         if (!info) {
-            add("V032", "unknown op " + quote(s.name) + " at " + at, "use an op from the vyre::ops catalogue");
+            add("V032", "unknown op " + quote(s.name) + " at " + at, "use an op of the vyre::ops catalogue, or register your own first (vyre/ops/extension.hpp)");
             return;
         }
         if (s.args.size() != info->params.size()) {

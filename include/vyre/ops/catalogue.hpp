@@ -4,6 +4,8 @@
 /// Each entry has a name, a buffer signature and a reference implementation
 /// that *defines* it; backends list the ops they run natively in
 /// `supported_ops()`. A program uses an op as its whole body: `(op NAME ARG...)`.
+/// Other libraries add ops of their own (vyre/ops/extension.hpp); programs
+/// find both kinds by name through vyre/ops/registry.hpp (`find_op`).
 
 #include <algorithm>
 #include <cstdint>
@@ -15,9 +17,6 @@
 
 #include <vyre/core/result.hpp>
 #include <vyre/ir/types.hpp>
-#include <vyre/ops/ifds.hpp>
-#include <vyre/ops/ifds_rows.hpp>
-#include <vyre/ops/ifds_solve.hpp>
 #include <vyre/ops/op_info.hpp>
 
 namespace vyre::ops {
@@ -187,30 +186,8 @@ inline const std::vector<op_info>& catalogue() {
         {"csr_expand", {in("offsets"), in("targets"), in("frontier"), out("out"), out("count")},
          "out = concat of targets[offsets[f] .. offsets[f+1]) for f in frontier (extra dropped); count[0] = total",
          &csr_expand},
-        {"ifds_seed", ifds::signature(),
-         "adds each frontier entry (node, ctx*F+fact) as an IFDS path edge if new (see vyre/ops/ifds.hpp)",
-         &ifds::seed_reference},
-        {"ifds_expand", ifds::signature(),
-         "one round of exact IFDS tabulation over weir's layout tables (see vyre/ops/ifds.hpp)",
-         &ifds::expand_reference},
-        {"ifds_rows_seed", ifds_rows::signature(),
-         "ifds_seed with 4-word entries carrying up to 32 facts of a row (see vyre/ops/ifds_rows.hpp)",
-         &ifds_rows::seed_reference},
-        {"ifds_rows_expand", ifds_rows::signature(),
-         "ifds_expand moving whole rows of facts, with weir's row tables (see vyre/ops/ifds_rows.hpp)",
-         &ifds_rows::expand_reference},
-        {"ifds_rows_solve", ifds_solve::signature(),
-         "the whole IFDS fixed point from seed row chunks, on a worklist inside the op (see vyre/ops/ifds_solve.hpp)",
-         &ifds_solve::reference},
     };
     return ops;
-}
-
-/// The catalogue entry called `name`, or nullptr.
-inline const op_info* find_op(std::string_view name) {
-    for (const auto& o : catalogue())
-        if (o.name == name) return &o;
-    return nullptr;
 }
 
 } // namespace vyre::ops

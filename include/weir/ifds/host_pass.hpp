@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include <vyre/backend/detail/parallel.hpp>
+#include <vyre/backend/parallel.hpp>
 #include <vyre/core/huge_pages.hpp>
 
 #include <weir/ifds/layout.hpp>
@@ -38,7 +38,7 @@ inline void assign_zeroed(std::vector<std::uint32_t>& v, std::size_t n, unsigned
         const std::size_t page = vyre::detail::page_bytes(), pages = bytes / page;
         const auto* base = static_cast<const unsigned char*>(p);
         const unsigned blocks = bytes < parallel_populate_min_bytes ? 1u : std::max(1u, threads);
-        vyre::detail::parallel_blocks(pages, blocks, 1, [&](std::uint64_t b, std::uint64_t e) {
+        vyre::parallel_blocks(pages, blocks, 1, [&](std::uint64_t b, std::uint64_t e) {
             const std::size_t end = e == pages ? bytes : e * page;
             vyre::detail::populate_for_write(base + b * page, end - b * page);
         });
@@ -57,7 +57,7 @@ inline bitset_totals count_contexts_and_bits(const layout& L, std::span<const st
     std::atomic<std::uint64_t> contexts{0}, bits{0};
     constexpr std::uint64_t grain = std::uint64_t{1} << 16;  // words a thread is worth
     const unsigned nt = pe.size() < 2 * grain ? 1u : std::max(1u, threads);
-    vyre::detail::parallel_region(nt, [&](unsigned t, unsigned running) {
+    vyre::parallel_region(nt, [&](unsigned t, unsigned running) {
         std::uint64_t mine_contexts = 0, mine_bits = 0;
         const std::uint64_t p0 = std::uint64_t(L.num_procs) * t / running, p1 = std::uint64_t(L.num_procs) * (t + 1) / running;
         for (std::uint64_t p = p0; p < p1; ++p) {

@@ -20,7 +20,8 @@
 
 #include <vyre/ir/builder.hpp>
 #include <vyre/ir/program.hpp>
-#include <vyre/ops/ifds_rows.hpp>
+#include <weir/ifds/ops/register.hpp>
+#include <weir/ifds/ops/rows.hpp>
 
 namespace weir::ifds {
 
@@ -198,45 +199,11 @@ inline vyre::ir::program expand_kernel() {
     return p;
 }
 
-/// The same round as one catalogue op (`ifds_seed` / `ifds_expand`, see
-/// vyre/ops/ifds.hpp) over the same buffers: backends that run the op
-/// natively (cpu_ref by its reference, cpu in parallel) do the whole round in
-/// compiled code instead of interpreting the kernel per edge.
-inline vyre::ir::program op_kernel(bool seed) {
-    using namespace detail;
-    auto p = kernel_shell(seed ? "weir_ifds_seed_op" : "weir_ifds_expand_op");
-    std::vector<expr> args;
-    for (auto b : kernel_buffers) args.push_back(var(std::string(b)));
-    p.add(op(seed ? "ifds_seed" : "ifds_expand", std::move(args)));
-    return p;
-}
-
 /// Names of the row tables (`weir::ifds::row_tables`), bound after the 25 graph tables in row mode.
-inline constexpr auto row_table_buffers = vyre::ops::ifds_rows::row_table_names;
+inline constexpr auto row_table_buffers = weir::ops::ifds_rows::row_table_names;
 
-/// The round as the row-wise catalogue op (`ifds_rows_seed` / `ifds_rows_expand`,
-/// vyre/ops/ifds_rows.hpp): frontier entries carry up to 32 facts of a row.
-inline vyre::ir::program rows_op_kernel(bool seed) {
-    using namespace detail;
-    program p(seed ? "weir_ifds_rows_seed_op" : "weir_ifds_rows_expand_op");
-    p.workgroup(64);
-    std::vector<std::string_view> names(kernel_buffers.begin(), kernel_buffers.begin() + graph_buffer_count);
-    names.insert(names.end(), row_table_buffers.begin(), row_table_buffers.end());
-    names.insert(names.end(), kernel_buffers.begin() + graph_buffer_count, kernel_buffers.end());
-    std::uint32_t binding = 0;
-    std::vector<expr> args;
-    for (auto b : names) {
-        bool w = b == "pe" || b == "fout" || b == "counters";
-        p.buffer(std::string(b), binding++, w ? vyre::ir::access::read_write : vyre::ir::access::read,
-                 vyre::ir::scalar_type::u32);
-        args.push_back(var(std::string(b)));
-    }
-    p.add(op(seed ? "ifds_rows_seed" : "ifds_rows_expand", std::move(args)));
-    return p;
-}
-
-/// The catalogue op `ifds_rows_solve` as a program: the whole fixed point in
-/// one dispatch. Buffers: the 25 graph tables, the 10 row tables, then pe,
+/// weir's extension op `ifds_rows_solve` (weir/ifds/ops/solve.hpp) as a
+/// program: the whole fixed point in one dispatch. Buffers: the 25 graph tables, the 10 row tables, then pe,
 /// fin (the seed entries) and counters.
 inline vyre::ir::program rows_solve_kernel() {
     using namespace detail;

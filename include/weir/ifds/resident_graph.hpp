@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <weir/ifds/kernels.hpp>
+#include <weir/ifds/ops/register.hpp>
 #include <weir/ifds/layout.hpp>
 #include <weir/ifds/resident_dispatch.hpp>
 #include <weir/ifds/row_tables.hpp>
@@ -39,7 +40,7 @@ inline std::array<const std::vector<std::uint32_t>*, graph_buffer_count> graph_t
 /// call site has its own pairs in `row_tables::site_call_off` (else the op
 /// falls back to the layout's `call_off`).
 inline bool left_out_with_rows(std::size_t t, bool sites_complete) {
-    namespace op = vyre::ops::ifds;
+    namespace op = weir::ops::ifds;
     if (t == op::intra_off || t == op::intra_node || t == op::intra_fact) return true;
     return sites_complete && (t == op::call_off || t == op::call_ce || t == op::call_fact);
 }
@@ -87,10 +88,12 @@ bool runs_ops(const D& d, std::initializer_list<std::string_view> names) {
     }
 }
 
-/// True when dispatcher `d` runs the row-wise IFDS ops natively.
+/// True when dispatcher `d` runs weir's op `ifds_rows_solve` (so a
+/// resident graph for it carries the row tables).
 template <class D>
-bool runs_row_ops(const D& d) {
-    return runs_ops(d, {"ifds_rows_seed", "ifds_rows_expand"});
+bool runs_row_solve(const D& d) {
+    (void)ops::register_ops();  // (normally done before main, weir/ifds/ops/register.hpp)
+    return runs_ops(d, {"ifds_rows_solve"});
 }
 
 /// A layout's tables in resident memory, uploaded with one `upload_many`.
@@ -118,7 +121,7 @@ public:
             const bool sites_complete = every_site_has_pairs(L, rt);
             for (std::size_t i = 0; i < tables.size(); ++i)
                 if (detail::left_out_with_rows(i, sites_complete)) tables[i] = &none;
-            tables[vyre::ops::ifds::pe_word] = &rt.packing.pe_word;  // positions in the packed bitset
+            tables[weir::ops::ifds::pe_word] = &rt.packing.pe_word;  // positions in the packed bitset
             for (const auto* t : rt.tables()) tables.push_back(t);
         }
         // Uploaded straight from the tables (no staging copy: the peak memory
@@ -206,7 +209,7 @@ public:
 
     /// The resident graph of `L` on `d`: cached, or uploaded now (with the row
     /// tables when `d` runs the row-wise ops).
-    result<std::shared_ptr<graph>> get(D& d, const layout& L) { return get(d, L, runs_row_ops(d)); }
+    result<std::shared_ptr<graph>> get(D& d, const layout& L) { return get(d, L, runs_row_solve(d)); }
 
     /// The resident graph of `L` on `d`, with or without the row tables.
     result<std::shared_ptr<graph>> get(D& d, const layout& L, bool with_rows) {

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include <vyre/backend/detail/parallel.hpp>
+#include <vyre/backend/parallel.hpp>
 #include <vyre/core/huge_pages.hpp>
 
 #include <weir/ifds/host_pass.hpp>
@@ -40,26 +40,27 @@
 
 namespace weir::ifds {
 
-/// How the rounds run, all with the same result:
-/// - `ir_kernels`: vyre IR kernels, one invocation per path edge (portable:
-///   any backend can interpret or compile them);
-/// - `catalogue_ops`: the ops `ifds_seed`/`ifds_expand` (compiled code, one
-///   path edge per frontier entry);
-/// - `row_ops`: the ops `ifds_rows_seed`/`ifds_rows_expand` (compiled code,
-///   up to 32 facts of a row per frontier entry, word operations for
-///   identity-like flow functions; needs the graph's row tables);
-/// - `row_solve`: the op `ifds_rows_solve`, the whole fixed point in one
-///   dispatch on a worklist inside the op (no rounds; needs the row tables).
-/// `automatic` takes the best the dispatcher lists in `supported_ops()`:
-/// row_solve, then row_ops, then catalogue_ops, else ir_kernels.
-enum class kernel_mode { automatic, ir_kernels, catalogue_ops, row_ops, row_solve };
+/// How a solve runs, both with the same result:
+/// - `ir_kernels`: bulk-synchronous rounds of vyre IR kernels, one
+///   invocation per path edge (portable: any backend can interpret or
+///   compile them; what `cuda` runs);
+/// - `row_solve`: weir's extension op `ifds_rows_solve`
+///   (weir/ifds/ops/solve.hpp), the whole fixed point in one dispatch on a
+///   worklist inside the op, up to 32 facts of a row per entry (needs the
+///   graph's row tables).
+/// `automatic` takes `row_solve` when the dispatcher lists the op in
+/// `supported_ops()` (every host backend: natively on `cpu`, by its
+/// reference on `cpu_ref`), else `ir_kernels`. (Round ops per path edge
+/// and per row chunk were measured slower than `row_solve` on every host
+/// backend and removed: bench/README.md.)
+enum class kernel_mode { automatic, ir_kernels, row_solve };
 
 /// True for the modes that need the graph's row tables.
-constexpr bool needs_rows(kernel_mode m) { return m == kernel_mode::row_ops || m == kernel_mode::row_solve; }
+constexpr bool needs_rows(kernel_mode m) { return m == kernel_mode::row_solve; }
 
 /// Options of a resident solver.
 struct resident_options {
-    /// IR kernels or catalogue ops (see `kernel_mode`).
+    /// IR kernels or the solve op (see `kernel_mode`).
     kernel_mode mode = kernel_mode::automatic;
     /// Frontier entries allocated at first (grown by doubling on demand).
     std::uint32_t initial_frontier = 4096;
@@ -102,6 +103,7 @@ public:
 
     /// Uploads the layout's graph now.
     static result<resident_solver> create(D& d, const layout& L, resident_options opt = {}) {
+        VYRE_TRY(ops::register_ops());
         auto t0 = clock::now();
         // Over budget on the graph's own tables already: fail before uploading anything.
         const bool rows = needs_rows(pick_mode(d, opt.mode, true));
@@ -128,12 +130,12 @@ public:
                               "get the graph for this layout from the cache");
         if (needs_rows(opt.mode) && !g->has_rows())
             return vyre::fail(vyre::error_code::invalid_argument,
-                              "resident_solver: row_ops and row_solve need a resident graph with row tables",
+                              "resident_solver: row_solve needs a resident graph with row tables",
                               "upload it with resident_graph::upload(d, L, true) or cache.get(d, L, true)");
         if (g->has_rows() && !needs_rows(pick_mode(d, opt.mode, true)))
             return vyre::fail(vyre::error_code::invalid_argument,
-                              "resident_solver: a resident graph with row tables serves only the row modes (it leaves "
-                              "out the per-fact tables), and this solve would run ir_kernels or catalogue_ops",
+                              "resident_solver: a resident graph with row tables serves only row_solve (it leaves "
+                              "out the per-fact tables), and this solve would run ir_kernels",
                               "upload the graph without row tables: resident_graph::upload(d, L, false) or cache.get(d, L, false)");
         resident_solver s(d, L, std::move(g), std::move(opt));
         VYRE_TRY(s.allocate_scratch());
@@ -200,24 +202,23 @@ private:
     }
 
     struct kernels {
-        explicit kernels(kernel_mode m)
-            : mode(m),
-              seed(m == kernel_mode::row_solve ? rows_solve_kernel()
-                   : m == kernel_mode::row_ops ? rows_op_kernel(true)
-                   : m == kernel_mode::catalogue_ops ? op_kernel(true) : seed_kernel()),
-              expand(m == kernel_mode::row_ops || m == kernel_mode::row_solve ? rows_op_kernel(false)
-                     : m == kernel_mode::catalogue_ops ? op_kernel(false) : expand_kernel()) {}
+        explicit kernels(kernel_mode m) : mode(m) {
+            if (m == kernel_mode::row_solve) {
+                seed = rows_solve_kernel();
+            } else {
+                seed = seed_kernel();
+                expand = expand_kernel();
+            }
+        }
         kernel_mode mode;
-        vyre::ir::program seed, expand, copy = copy_kernel(), clear = clear_kernel();
+        vyre::ir::program seed{""}, expand{""}, copy = copy_kernel(), clear = clear_kernel();
     };
 
-    /// The mode a solve runs in: `m` unless automatic, else the best the
-    /// dispatcher runs natively (row ops only when the graph has row tables).
+    /// The mode a solve runs in: `m` unless automatic, else `row_solve`
+    /// where the dispatcher runs the op and the graph has row tables.
     static kernel_mode pick_mode(const D& d, kernel_mode m, bool graph_has_rows) {
         if (m != kernel_mode::automatic) return m;
-        if (graph_has_rows && runs_ops(d, {"ifds_rows_solve"})) return kernel_mode::row_solve;
-        if (graph_has_rows && runs_row_ops(d)) return kernel_mode::row_ops;
-        if (runs_ops(d, {"ifds_seed", "ifds_expand"})) return kernel_mode::catalogue_ops;
+        if (graph_has_rows && runs_row_solve(d)) return kernel_mode::row_solve;
         return kernel_mode::ir_kernels;
     }
 
@@ -229,8 +230,8 @@ private:
 public:
     /// The mode rounds run in (never `automatic`).
     kernel_mode mode() const { return programs_->mode; }
-    /// True when rounds run as catalogue ops (per edge or per row) rather than IR kernels.
-    bool uses_catalogue_ops() const { return programs_->mode != kernel_mode::ir_kernels; }
+    /// True when the solve runs as weir's op rather than IR kernels.
+    bool uses_solve_op() const { return programs_->mode == kernel_mode::row_solve; }
 
 private:
 
@@ -491,7 +492,7 @@ private:
         const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(max_threads, std::max<std::size_t>(items, 1)));
         std::atomic<std::size_t> next{0};
         std::atomic<std::uint64_t> summaries{0};
-        vyre::detail::parallel_region(threads, [&](unsigned, unsigned nt) {
+        vyre::parallel_region(threads, [&](unsigned, unsigned nt) {
             std::uint64_t mine = 0;
             for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < items;) {
                 if (i < group_items) {

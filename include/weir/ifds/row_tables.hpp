@@ -65,7 +65,7 @@
 #include <utility>
 #include <vector>
 
-#include <vyre/ops/ifds_rows.hpp>
+#include <weir/ifds/ops/rows.hpp>
 
 #include <weir/ifds/layout.hpp>
 
@@ -131,12 +131,12 @@ struct row_tables {
     std::vector<std::uint32_t> edge_mask;      ///< identity masks, ceil(F/32) words each
     std::vector<std::uint32_t> edge_x_off;     ///< size edges+1: extra pairs of each edge
     std::vector<std::uint32_t> edge_x_src, edge_x_dst;
-    // the call tables (see the file comment; field order: vyre::ops::ifds_rows::ce_field)
+    // the call tables (see the file comment; field order: weir::ops::ifds_rows::ce_field)
     std::vector<std::uint32_t> site_row;       ///< per node: a call site's first offset in site_call_off, else ~0u
     std::vector<std::uint32_t> site_call_off;  ///< per call site: F+1 offsets (into this table), then its (ce, d3) pairs
     std::vector<std::uint32_t> ce_info;        ///< per call edge, `call_edge_info_words` words
     std::vector<std::uint32_t> ret_mask;       ///< per call edge with masks: callee facts × mask words
-    std::vector<std::uint32_t> node_info;      ///< per node, `node_info_words` words (vyre::ops::ifds_rows::node_field)
+    std::vector<std::uint32_t> node_info;      ///< per node, `node_info_words` words (weir::ops::ifds_rows::node_field)
     /// The derived nodes (empty with `row_form::all_nodes`): the solver sets
     /// none of their bits; `derive_rows` does, after the solve.
     derived_rows derived;
@@ -146,7 +146,7 @@ struct row_tables {
 
     /// The tables the `ifds_rows_*` ops take, in their order (`edge_off` and
     /// `site_row` are not among them: the ops read both in `node_info`).
-    std::array<const std::vector<std::uint32_t>*, vyre::ops::ifds_rows::row_table_count> tables() const {
+    std::array<const std::vector<std::uint32_t>*, weir::ops::ifds_rows::row_table_count> tables() const {
         return {&edge_dst, &edge_mask_off, &edge_mask, &edge_x_off, &edge_x_src, &edge_x_dst,
                 &site_call_off, &ce_info, &ret_mask, &node_info};
     }
@@ -596,12 +596,12 @@ inline bool offsets_fit(const row_tables& t) {
 } // namespace detail
 
 /// Words per call edge in `row_tables::ce_info`, in the order of
-/// `vyre::ops::ifds_rows::ce_field`: start, exit, callee facts, exit's
+/// `weir::ops::ifds_rows::ce_field`: start, exit, callee facts, exit's
 /// pe_word, first mask word, mask words, return site, caller facts.
-inline constexpr std::uint32_t call_edge_info_words = vyre::ops::ifds_rows::ce_info_words;
+inline constexpr std::uint32_t call_edge_info_words = weir::ops::ifds_rows::ce_info_words;
 /// Words per node in `row_tables::node_info`, in the order of
-/// `vyre::ops::ifds_rows::node_field`.
-inline constexpr std::uint32_t node_info_words = vyre::ops::ifds_rows::node_info_words;
+/// `weir::ops::ifds_rows::node_field`.
+inline constexpr std::uint32_t node_info_words = weir::ops::ifds_rows::node_info_words;
 
 namespace detail {
 /// The most words of return masks a call edge may have per callee fact: up
@@ -639,7 +639,7 @@ inline bitset_packing pack_bitset(const layout& L, const derived_rows& dr) {
 
 /// Fills `t`'s call tables from `L` (see the file comment); `t.packing` must be set.
 inline void add_call_tables(const layout& L, row_tables& t) {
-    namespace f = vyre::ops::ifds_rows;
+    namespace f = weir::ops::ifds_rows;
     constexpr std::uint64_t most = std::numeric_limits<std::uint32_t>::max();
     const std::uint32_t N = L.num_nodes;
     t.site_row.assign(N, ~0u);

@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include <vyre/ops/ifds_rows.hpp>
+#include <weir/ifds/ops/rows.hpp>
 
 #include <weir/ifds/layout.hpp>
 
@@ -92,7 +92,7 @@ inline std::uint32_t returned_by_masks(const layout& L, std::span<const std::uin
     const std::uint32_t* masks = rm.masks.data() + rm.first[ce];
     std::uint32_t r = 0;
     for (std::uint32_t j = 0; 32 * j < fq; ++j)
-        r |= vyre::ops::ifds_rows::select_masks(masks + 32 * j, read_row_bits(pe, row_start(L, xq, d3) + 32 * j, chunk_len(fq, j)));
+        r |= weir::ops::ifds_rows::select_masks(masks + 32 * j, read_row_bits(pe, row_start(L, xq, d3) + 32 * j, chunk_len(fq, j)));
     return r;
 }
 
@@ -123,7 +123,7 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
             std::uint32_t acc = 0;
             for (std::uint32_t k = rm->pair_off[ce]; k < rm->pair_off[ce + 1]; ++k) {
                 const std::uint32_t p = rm->pairs[k], d = p & 31u, last = (p >> 5) & 1u, d3 = p >> 6;
-                const std::uint32_t r = vyre::ops::ifds_rows::select_masks(masks, read_row_bits(pe, row_start(L, xq, d3), fq));
+                const std::uint32_t r = weir::ops::ifds_rows::select_masks(masks, read_row_bits(pe, row_start(L, xq, d3), fq));
                 acc |= r & (0u - ((reached[0] >> d) & 1u));
                 count += static_cast<std::uint64_t>(std::popcount(acc)) * last;
                 acc &= last - 1u;

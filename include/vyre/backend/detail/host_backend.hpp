@@ -39,12 +39,10 @@ public:
         return l;
     }
 
-    /// Catalogue ops run natively (all of them).
-    std::vector<std::string> supported_ops() const {
-        std::vector<std::string> v;
-        for (const auto& o : ops::catalogue()) v.emplace_back(o.name);
-        return v;
-    }
+    /// The ops this backend runs: every op of the catalogue and every
+    /// registered extension op (by its native implementation where `Self`
+    /// has one, else by its reference).
+    std::vector<std::string> supported_ops() const { return ops::registry::instance().names(); }
 
     // ---- dispatch -------------------------------------------------------------
 
@@ -212,12 +210,20 @@ public:
 protected:
     Self& self() { return static_cast<Self&>(*this); }
 
+    /// `Self`'s native implementation of `op` (`Self::find_native`), or nullptr.
+    static ops::erased_native_fn native_of(const ops::op_info& op) {
+        if constexpr (requires { Self::find_native(op); })
+            return reinterpret_cast<ops::erased_native_fn>(Self::find_native(op));
+        else
+            return nullptr;
+    }
+
     /// The validated, compiled program, checked against the limits; with
     /// `what` (a dispatch) also the injected dispatch fault.
     result<std::shared_ptr<const compiled_program>> prepared(const ir::program& p, const char* what) {
         if (what && mem_.faults.strike(testing::fault_site::dispatch))
             return make_unexpected(testing::fault_injector::error(testing::fault_site::dispatch, what));
-        auto cp = cache_.get(p);
+        auto cp = cache_.get(p, &native_of);
         if (!cp) return cp;
         VYRE_TRY(check_declared_sizes(p, limits()));
         return cp;

@@ -186,8 +186,10 @@ private:
 /// Validated and compiled programs keyed by structural hash (equality checked).
 class program_cache {
 public:
-    /// The compiled program, validating and compiling on a miss.
-    result<std::shared_ptr<const compiled_program>> get(const ir::program& p) {
+    /// The compiled program, validating and compiling on a miss; `native`
+    /// resolves the backend's native implementation of an op body.
+    result<std::shared_ptr<const compiled_program>> get(const ir::program& p,
+                                                        ops::erased_native_fn (*native)(const ops::op_info&) = nullptr) {
         std::uint64_t h = ir::structural_hash(p);
         {
             std::lock_guard lk(mu_);
@@ -203,10 +205,11 @@ public:
                         "program '" + p.name + "' is invalid:\n" + ir::format_diagnostics(diags),
                         "fix the listed problems (see vyre::ir::validate)");
         auto cp = compile(p);
+        if (cp->op && native) cp->native = native(*cp->op);
         std::lock_guard lk(mu_);
         misses_++;
         map_[h] = cp;
-        return cp;
+        return std::shared_ptr<const compiled_program>(std::move(cp));
     }
     /// Hit and miss counters.
     pipeline_cache_stats stats() const {

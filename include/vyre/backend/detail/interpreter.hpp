@@ -20,7 +20,7 @@
 #include <vyre/backend/detail/scalar.hpp>
 #include <vyre/core/result.hpp>
 #include <vyre/ir/program.hpp>
-#include <vyre/ops/catalogue.hpp>
+#include <vyre/ops/registry.hpp>
 
 namespace vyre::detail {
 
@@ -55,9 +55,12 @@ struct compiled_program {
     std::uint32_t root = 0, root_n = 0;
     std::uint32_t num_slots = 0;
     bool has_barrier = false;
-    /// When the body is one catalogue op: the op and its bound arguments.
+    /// When the body is one op: the op, its bound arguments, and the
+    /// backend's native implementation of it (type-erased; nullptr: none,
+    /// the reference runs), resolved once when the program is compiled.
     const ops::op_info* op = nullptr;
     std::vector<ir::expr> op_args;
+    ops::erased_native_fn native = nullptr;
 };
 
 namespace compile_detail {
@@ -200,7 +203,7 @@ struct builder {
 } // namespace compile_detail
 
 /// Resolves a program that `ir::validate` accepted.
-inline std::shared_ptr<const compiled_program> compile(const ir::program& p) {
+inline std::shared_ptr<compiled_program> compile(const ir::program& p) {
     auto cp = std::make_shared<compiled_program>();
     cp->source = p;
     if (p.body.size() == 1 && p.body[0].kind == ir::stmt_kind::op) {
@@ -256,7 +259,7 @@ inline std::uint64_t shared_atomic(const bound_buffer& b, std::uint64_t idx, ir:
     return rmw(reinterpret_cast<std::uint32_t*>(p));
 }
 
-/// The bound arguments of a whole-dispatch catalogue op.
+/// The bound arguments of a whole-dispatch op.
 inline std::vector<ops::op_arg> bind_op_args(const compiled_program& cp, std::span<const bound_buffer> bufs) {
     std::vector<ops::op_arg> args;
     for (const auto& a : cp.op_args) {

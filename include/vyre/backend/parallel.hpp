@@ -1,7 +1,8 @@
 #pragma once
-/// \file vyre/backend/detail/parallel.hpp
-/// Fork-join helpers of the `cpu` backend: OpenMP's thread pool when compiled
-/// with `-fopenmp`, std::thread otherwise.
+/// \file vyre/backend/parallel.hpp
+/// Fork-join helpers of the `cpu` backend, for its own ops and for native
+/// implementations of extension ops (vyre/ops/extension.hpp): OpenMP's
+/// thread pool when compiled with `-fopenmp`, std::thread otherwise.
 
 #include <algorithm>
 #include <cstdint>
@@ -12,7 +13,7 @@
 #include <omp.h>
 #endif
 
-namespace vyre::detail {
+namespace vyre {
 
 /// Runs `f(thread_index, thread_count)` on up to `threads` threads (the
 /// caller's thread is one of them; OpenMP may grant fewer, and `thread_count`
@@ -49,4 +50,4 @@ void parallel_blocks(std::uint64_t n, unsigned threads, std::uint64_t grain, F&&
     });
 }
 
-} // namespace vyre::detail
+} // namespace vyre

@@ -1,13 +1,16 @@
 #pragma once
-/// \file vyre/ops/ifds_solve.hpp
-/// `ifds_rows_solve`: the whole exact IFDS fixed point in one dispatch. The
-/// round ops (`ifds_rows_seed`/`ifds_rows_expand`, vyre/ops/ifds_rows.hpp)
-/// hand every new row chunk back to the caller and meet at a barrier after
-/// each round; this op keeps the chunks on a worklist inside the op instead
-/// (a stack per thread on `cpu`), so no frontier is written out, no round
-/// waits for its slowest entry, and the solver makes one call per solve.
+/// \file weir/ifds/ops/solve.hpp
+/// `ifds_rows_solve`, weir's extension op (vyre/ops/extension.hpp): the
+/// whole exact IFDS fixed point in one dispatch. Row chunks
+/// (weir/ifds/ops/rows.hpp) wait on a worklist inside the op (a stack per
+/// thread on `cpu`, weir/ifds/ops/cpu.hpp), so no frontier is written out,
+/// no round waits for its slowest entry, and the solver makes one call per
+/// solve. (Bulk-synchronous round ops, one path edge or one row chunk per
+/// frontier entry, were measured slower on every host backend and removed;
+/// backends without a native implementation run the portable IR kernels of
+/// weir/ifds/kernels.hpp.)
 ///
-/// Arguments (all u32): the 25 tables of `ifds_expand`, the 10 row tables of
+/// Arguments (all u32): the 25 graph tables (tables.hpp), the 10 row tables of
 /// `weir::ifds::row_tables`, then `pe` (path-edge bitset, read_write),
 /// `seeds` (entries of 4 words: node, context, chunk, mask; read) and
 /// `counters` = [seed_count, expanded, 0, 0] (read_write): the op reads
@@ -35,11 +38,11 @@
 #include <vector>
 
 #include <vyre/core/result.hpp>
-#include <vyre/ops/ifds.hpp>
-#include <vyre/ops/ifds_rows.hpp>
 #include <vyre/ops/op_info.hpp>
+#include <weir/ifds/ops/rows.hpp>
+#include <weir/ifds/ops/tables.hpp>
 
-namespace vyre::ops::ifds_solve {
+namespace weir::ops::ifds_solve {
 
 /// Argument positions (after the 25 + 10 tables).
 inline constexpr std::uint32_t arg_pe = ifds_rows::arg_pe, arg_seeds = arg_pe + 1, arg_counters = arg_pe + 2,
@@ -91,7 +94,7 @@ struct entered_contexts {
         bits.assign(words, 0);
     }
     /// Row (ce, d3) and its words, or {nullptr, 0} when there is none.
-    VYRE_IFDS_INLINE std::pair<std::uint32_t*, std::uint32_t> row(std::uint32_t ce, std::uint32_t d3) {
+    WEIR_INLINE std::pair<std::uint32_t*, std::uint32_t> row(std::uint32_t ce, std::uint32_t d3) {
         if (ce >= edges.size()) return {nullptr, 0};
         const edge_rows& e = edges[ce];
         if (d3 >= e.callee_facts) return {nullptr, 0};
@@ -119,7 +122,7 @@ struct stack_sink {
     std::vector<entry>* stack;
     entered_contexts* entered = nullptr;
 
-    VYRE_IFDS_INLINE void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
+    WEIR_INLINE void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
         const std::uint32_t* info = R.node(node);
         if (info == nullptr) return;
         const std::uint32_t F = ifds_rows::node_facts(T, info);
@@ -138,7 +141,7 @@ struct stack_sink {
         stack->push_back({node, ctx, k, fresh});
     }
     /// Records that caller context `ctx` at call edge `ce`'s site enters callee context `d3`.
-    VYRE_IFDS_INLINE void enter(std::uint32_t ce, std::uint32_t d3, std::uint32_t ctx) {
+    WEIR_INLINE void enter(std::uint32_t ce, std::uint32_t d3, std::uint32_t ctx) {
         if (entered == nullptr) return;
         if (const auto [r, words] = entered->row(ce, d3); r && ctx / 32 < words)
             ifds::or_into<Atomic>(r[ctx / 32], 1u << (ctx % 32));
@@ -146,7 +149,7 @@ struct stack_sink {
     /// The caller contexts that entered callee context `d3` through `ce`, as
     /// `words` words copied into `out` (sequentially consistent loads); false
     /// when the index has no such row (the caller then tests the contexts itself).
-    VYRE_IFDS_INLINE bool entered_row(std::uint32_t ce, std::uint32_t d3, std::uint32_t* out, std::uint32_t words) {
+    WEIR_INLINE bool entered_row(std::uint32_t ce, std::uint32_t d3, std::uint32_t* out, std::uint32_t words) {
         if (entered == nullptr) return false;
         const auto [r, row_words] = entered->row(ce, d3);
         if (r == nullptr || words != row_words) return false;
@@ -211,12 +214,25 @@ inline result<void> reference(std::span<op_arg> a) {
 
 /// The op signature: 25 tables, 10 row tables, pe, seeds, counters.
 inline std::vector<param> signature() {
-    std::vector<param> ps = ifds_rows::signature();
-    ps.resize(arg_pe);  // the tables
+    std::vector<param> ps = ifds_rows::table_params();
     ps.push_back({param_kind::buffer, "pe", true, ir::scalar_type::u32});
     ps.push_back({param_kind::buffer, "seeds", false, ir::scalar_type::u32});
     ps.push_back({param_kind::buffer, "counters", true, ir::scalar_type::u32});
     return ps;
 }
 
-} // namespace vyre::ops::ifds_solve
+} // namespace weir::ops::ifds_solve
+
+namespace weir::ops {
+
+/// The op `ifds_rows_solve` as vyre sees it (`vyre::ops::op_definition`):
+/// registered by `weir::ops::register_ops` (weir/ifds/ops/register.hpp).
+struct rows_solve_op {
+    static constexpr std::string_view name = "ifds_rows_solve";
+    static constexpr std::string_view summary =
+        "the whole IFDS fixed point from seed row chunks, on a worklist inside the op (weir/ifds/ops/solve.hpp)";
+    static std::vector<param> signature() { return ifds_solve::signature(); }
+    static result<void> reference(std::span<op_arg> args) { return ifds_solve::reference(args); }
+};
+
+} // namespace weir::ops

@@ -1,18 +1,17 @@
 #pragma once
-/// \file vyre/ops/ifds_rows.hpp
-/// The row-wise IFDS frontier ops, `ifds_rows_seed` and `ifds_rows_expand`:
-/// the same rounds as `ifds_seed`/`ifds_expand` (vyre/ops/ifds.hpp) and the
-/// same path-edge bitset, but a frontier entry carries up to 32 facts of one
-/// row at once, so identity-like flow functions cost one word operation per
-/// 32 facts instead of one step per fact.
+/// \file weir/ifds/ops/rows.hpp
+/// Row-wise IFDS expansion, the step of the `ifds_rows_solve` op
+/// (weir/ifds/ops/solve.hpp): an entry carries up to 32 facts of one row of
+/// the path-edge bitset at once, so identity-like flow functions cost one
+/// word operation per 32 facts instead of one step per fact.
 ///
-/// Arguments (all u32): the 25 tables of `ifds_expand`, then the 10 row tables
-/// of `weir::ifds::row_tables` (edge_dst, edge_mask_off, edge_mask,
-/// edge_x_off, edge_x_src, edge_x_dst, then the call tables site_call_off,
-/// ce_info and ret_mask, and node_info), then pe, fin, fout, counters. Of the
-/// 25, the row ops never read intra_off, intra_node and intra_fact, nor
-/// call_off, call_ce and call_fact when every call site has a site row
-/// (weir then leaves them out, `weir::ifds::detail::left_out_with_rows`).
+/// Row tables: the 25 graph tables of `tables.hpp` are followed by the 10
+/// row tables of `weir::ifds::row_tables` (edge_dst, edge_mask_off,
+/// edge_mask, edge_x_off, edge_x_src, edge_x_dst, then the call tables
+/// site_call_off, ce_info and ret_mask, and node_info). Of the 25, the row
+/// code never reads intra_off, intra_node and intra_fact, nor call_off,
+/// call_ce and call_fact when every call site has a site row (weir then
+/// leaves them out, `weir::ifds::detail::left_out_with_rows`).
 ///
 /// `node_info` holds `node_info_words` words per node (`node_field`): its
 /// facts, bitset word, edge range (into edge_dst), kind, return site, site
@@ -29,10 +28,8 @@
 /// `ce_mask_first` in the table (weir's row tables pad it with 31 zero
 /// words), the op maps a whole row chunk at once (`select_masks`).
 ///
-/// A frontier entry is 4 words: node, context, chunk k, and a mask of the
-/// facts 32k..32k+31 of row (node, context) that are new. counters =
-/// [in_count, out_count, out_capacity, 0] as for `ifds_expand`: entries that
-/// do not fit have their bits cleared again so the round can be re-run.
+/// An entry is 4 words: node, context, chunk k, and a mask of the facts
+/// 32k..32k+31 of row (node, context) that are new.
 
 #include <algorithm>
 #include <array>
@@ -44,15 +41,15 @@
 #include <vector>
 
 #include <vyre/core/result.hpp>
-#include <vyre/ops/ifds.hpp>
+#include <weir/ifds/ops/tables.hpp>
 #include <vyre/ops/op_info.hpp>
 
-namespace vyre::ops::ifds_rows {
+namespace weir::ops::ifds_rows {
 
 using ifds::tables;
 using ifds::words;
 
-/// Row-table indices, after the 25 tables of `ifds_expand`.
+/// Row-table indices, after the 25 graph tables.
 enum row_table : std::uint32_t {
     edge_dst, edge_mask_off, edge_mask, edge_x_off, edge_x_src, edge_x_dst,
     site_call_off, ce_info, ret_mask, node_info,
@@ -88,10 +85,9 @@ enum node_field : std::uint32_t {
     ni_proc,        ///< its procedure
     node_info_words
 };
-/// Argument positions.
-inline constexpr std::uint32_t arg_rows = ifds::table_count, arg_pe = arg_rows + row_table_count, arg_fin = arg_pe + 1,
-                               arg_fout = arg_pe + 2, arg_counters = arg_pe + 3, arg_count = arg_pe + 4;
-/// Words per frontier entry.
+/// Argument positions: the row tables after the 25 graph tables, then the path-edge bitset.
+inline constexpr std::uint32_t arg_rows = ifds::table_count, arg_pe = arg_rows + row_table_count;
+/// Words per entry.
 inline constexpr std::uint32_t entry_words = 4;
 
 /// Bounds-checked views of the row tables.
@@ -104,25 +100,25 @@ struct rows {
             n[i] = args[arg_rows + i].bytes.size() / 4;
         }
     }
-    VYRE_IFDS_INLINE std::uint32_t operator()(row_table t, std::uint64_t i) const { return i < n[t] ? p[t][i] : 0u; }
+    WEIR_INLINE std::uint32_t operator()(row_table t, std::uint64_t i) const { return i < n[t] ? p[t][i] : 0u; }
     /// Node `node`'s `node_info` record, or nullptr when the table has none.
-    VYRE_IFDS_INLINE const std::uint32_t* node(std::uint64_t node) const {
+    WEIR_INLINE const std::uint32_t* node(std::uint64_t node) const {
         return (node + 1) * node_info_words <= n[node_info] ? p[node_info] + node * node_info_words : nullptr;
     }
     /// Entries [off[i], off[i+1]) of offset table `off`, clipped to the length of `elems`.
-    VYRE_IFDS_INLINE std::pair<std::uint32_t, std::uint32_t> range(row_table off, std::uint64_t i, row_table elems) const {
+    WEIR_INLINE std::pair<std::uint32_t, std::uint32_t> range(row_table off, std::uint64_t i, row_table elems) const {
         return ifds::clip_range((*this)(off, i), (*this)(off, i + 1), n[elems]);
     }
 };
 
 /// The fact count in node record `info`, or 0 when the bitset could not hold
 /// so many (as `tables::facts`).
-VYRE_IFDS_INLINE std::uint32_t node_facts(const tables& T, const std::uint32_t* info) {
+WEIR_INLINE std::uint32_t node_facts(const tables& T, const std::uint32_t* info) {
     return info[ni_facts] <= T.max_facts ? info[ni_facts] : 0u;
 }
 
 /// Call edge `ce`'s record field `f` (0 when out of range).
-VYRE_IFDS_INLINE std::uint32_t ce_at(const rows& R, std::uint32_t ce, ce_field f) {
+WEIR_INLINE std::uint32_t ce_at(const rows& R, std::uint32_t ce, ce_field f) {
     return R(ce_info, std::uint64_t(ce) * ce_info_words + f);
 }
 
@@ -141,14 +137,14 @@ inline std::uint32_t read_bits(const words& pe, std::uint64_t pos, std::uint32_t
 
 
 /// Reads bit `pos` of the bitset (0 out of range), sequentially consistent as `read_bits`.
-VYRE_IFDS_INLINE bool test_bit(const words& pe, std::uint64_t pos) {
+WEIR_INLINE bool test_bit(const words& pe, std::uint64_t pos) {
     const std::uint64_t w = pos >> 5;
     return w < pe.n && ((std::atomic_ref<std::uint32_t>(pe.p[w]).load(std::memory_order_seq_cst) >> (pos & 31)) & 1u);
 }
 
 /// Sets the bits of `mask` at bit position `pos`; returns those that were not set before.
 template <bool Atomic>
-VYRE_IFDS_INLINE std::uint32_t or_bits(const words& pe, std::uint64_t pos, std::uint32_t mask) {
+WEIR_INLINE std::uint32_t or_bits(const words& pe, std::uint64_t pos, std::uint32_t mask) {
     const std::uint64_t w = pos >> 5;
     const std::uint32_t s = pos & 31;
     const std::uint32_t lo = mask << s, hi = s ? static_cast<std::uint32_t>(std::uint64_t(mask) >> (32 - s)) : 0u;
@@ -157,27 +153,18 @@ VYRE_IFDS_INLINE std::uint32_t or_bits(const words& pe, std::uint64_t pos, std::
     return mask & ~old;
 }
 
-/// Clears the bits of `mask` at bit position `pos`.
-inline void clear_bits(const words& pe, std::uint64_t pos, std::uint32_t mask) {
-    const std::uint64_t w = pos >> 5;
-    const std::uint32_t s = pos & 31;
-    const std::uint32_t lo = mask << s, hi = s ? static_cast<std::uint32_t>(std::uint64_t(mask) >> (32 - s)) : 0u;
-    if (lo && w < pe.n) std::atomic_ref<std::uint32_t>(pe.p[w]).fetch_and(~lo, std::memory_order_relaxed);
-    if (hi && w + 1 < pe.n) std::atomic_ref<std::uint32_t>(pe.p[w + 1]).fetch_and(~hi, std::memory_order_relaxed);
-}
-
 /// Where chunk k of row ctx starts in the bitset, for a node of F facts
 /// whose block starts at word `pe_word`.
-VYRE_IFDS_INLINE std::uint64_t chunk_pos(std::uint32_t pe_word, std::uint32_t F, std::uint32_t ctx, std::uint32_t k) {
+WEIR_INLINE std::uint64_t chunk_pos(std::uint32_t pe_word, std::uint32_t F, std::uint32_t ctx, std::uint32_t k) {
     return std::uint64_t(pe_word) * 32 + std::uint64_t(ctx) * F + 32ull * k;
 }
 /// Where chunk k of row (node, ctx) starts in the bitset, given the node's
 /// fact count F (`T.facts(node)`, which the caller has read already).
-VYRE_IFDS_INLINE std::uint64_t row_pos(const tables& T, std::uint32_t node, std::uint32_t F, std::uint32_t ctx, std::uint32_t k) {
+WEIR_INLINE std::uint64_t row_pos(const tables& T, std::uint32_t node, std::uint32_t F, std::uint32_t ctx, std::uint32_t k) {
     return chunk_pos(T(ifds::pe_word, node), F, ctx, k);
 }
 /// The same from the node's `node_info` record (F from `node_facts`).
-VYRE_IFDS_INLINE std::uint64_t row_pos(const std::uint32_t* info, std::uint32_t F, std::uint32_t ctx, std::uint32_t k) {
+WEIR_INLINE std::uint64_t row_pos(const std::uint32_t* info, std::uint32_t F, std::uint32_t ctx, std::uint32_t k) {
     return chunk_pos(info[ni_pe_word], F, ctx, k);
 }
 /// Where chunk k of row (node, ctx) starts in the bitset, and how many facts it holds.
@@ -186,7 +173,7 @@ inline std::uint64_t row_pos(const tables& T, std::uint32_t node, std::uint32_t 
 }
 inline std::uint32_t chunk_len(std::uint32_t F, std::uint32_t k) { return std::min<std::uint32_t>(32, F - 32 * k); }
 /// The bits of chunk k of a row of F facts that are facts (all 32 but in the last chunk).
-VYRE_IFDS_INLINE std::uint32_t chunk_mask(std::uint32_t F, std::uint32_t k) {
+WEIR_INLINE std::uint32_t chunk_mask(std::uint32_t F, std::uint32_t k) {
     const std::uint32_t len = chunk_len(F, k);
     return len == 32 ? ~0u : (1u << len) - 1;
 }
@@ -195,7 +182,7 @@ VYRE_IFDS_INLINE std::uint32_t chunk_mask(std::uint32_t F, std::uint32_t k) {
 /// caller facts that call edge `ce` returns callee fact `d4` to: from its
 /// return mask when it has masks, else through the graph's `ret_off`/`ret_fact`.
 /// Returns whether it added any bit.
-VYRE_IFDS_INLINE bool map_return(const ifds::tables& T, const rows& R, std::uint32_t ce, std::uint32_t d4,
+WEIR_INLINE bool map_return(const ifds::tables& T, const rows& R, std::uint32_t ce, std::uint32_t d4,
                                  std::uint32_t mask_first, std::uint32_t mask_words, std::uint32_t* out,
                                  std::uint32_t words, std::uint32_t F) {
     std::uint32_t any = 0;
@@ -219,7 +206,7 @@ VYRE_IFDS_INLINE bool map_return(const ifds::tables& T, const rows& R, std::uint
 /// the facts a one-word return flow maps the facts of `x` to, with no branch
 /// per bit (a loop over the set bits ends at a place the branch predictor
 /// cannot know; this one is a few vector instructions).
-VYRE_IFDS_INLINE std::uint32_t select_masks(const std::uint32_t* mk, std::uint32_t x) {
+WEIR_INLINE std::uint32_t select_masks(const std::uint32_t* mk, std::uint32_t x) {
     std::uint32_t r = 0;
     for (std::uint32_t b = 0; b < 32; ++b) r |= mk[b] & (0u - ((x >> b) & 1u));
     return r;
@@ -228,7 +215,7 @@ VYRE_IFDS_INLINE std::uint32_t select_masks(const std::uint32_t* mk, std::uint32
 /// The 32 one-word return masks of a call edge from `mask_first` in
 /// `ret_mask`, when the edge has one-word masks and 32 of them lie in the
 /// table (the row tables pad `ret_mask` so that they do); else null.
-VYRE_IFDS_INLINE const std::uint32_t* one_word_masks(const rows& R, std::uint32_t mask_first, std::uint32_t mask_words) {
+WEIR_INLINE const std::uint32_t* one_word_masks(const rows& R, std::uint32_t mask_first, std::uint32_t mask_words) {
     return mask_words == 1 && std::uint64_t(mask_first) + 32 <= R.n[ret_mask] ? R.p[ret_mask] + mask_first : nullptr;
 }
 
@@ -241,7 +228,7 @@ struct scratch {
 };
 
 /// `W` zeroed words: `small` when they fit (no heap work per entry), else `big`.
-VYRE_IFDS_INLINE std::uint32_t* zeroed_words(std::uint32_t W, std::array<std::uint32_t, 4>& small, std::vector<std::uint32_t>& big) {
+WEIR_INLINE std::uint32_t* zeroed_words(std::uint32_t W, std::array<std::uint32_t, 4>& small, std::vector<std::uint32_t>& big) {
     if (W <= small.size()) {
         small = {};
         return small.data();
@@ -285,7 +272,7 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
         bool any = false;
         const std::uint32_t sr = info[ni_site_row];  // the site's rows in site_call_off (~0u: the graph's call_off)
         // call edge ce maps the site's fact to callee fact d3: enter, and return what its exit has
-        auto call = [&](std::uint32_t ce, std::uint32_t d3) VYRE_IFDS_LAMBDA_INLINE {
+        auto call = [&](std::uint32_t ce, std::uint32_t d3) WEIR_LAMBDA_INLINE {
             const std::uint32_t sq = ce_at(R, ce, ce_start), fq = ce_at(R, ce, ce_callee_facts);
             if (d3 >= fq || fq > T.max_facts) return;
             sink.add(sq, d3, d3 / 32, 1u << (d3 % 32));
@@ -381,55 +368,11 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
     }
 }
 
-/// The sequential sink of the reference implementation.
-struct sequential_sink {
-    const tables& T;
-    words pe, fout, counters;
-    void add(std::uint32_t node, std::uint32_t ctx, std::uint32_t k, std::uint32_t mask) {
-        const std::uint32_t F = T.facts(node);
-        if (ctx >= F || 32ull * k >= F) return;
-        const std::uint64_t pos = row_pos(T, node, F, ctx, k);
-        const std::uint32_t fresh = or_bits<false>(pe, pos, mask & chunk_mask(F, k));
-        if (!fresh) return;
-        const std::uint32_t slot = counters.p[1]++;
-        if (slot < counters.p[2] && std::uint64_t(slot) * entry_words + entry_words <= fout.n) {
-            std::uint32_t* o = fout.p + std::uint64_t(slot) * entry_words;
-            o[0] = node, o[1] = ctx, o[2] = k, o[3] = fresh;
-        } else {
-            clear_bits(pe, pos, fresh);
-        }
-    }
-};
-
-/// Reference implementation shared by both ops.
-inline result<void> run_reference(std::span<op_arg> a, bool seed) {
-    tables T(a, a[arg_pe].bytes.size() / 4);
-    rows R(a);
-    words pe(a[arg_pe]), fin(a[arg_fin]), fout(a[arg_fout]), counters(a[arg_counters]);
-    VYRE_TRY(ifds::check_counters(counters, "ifds_rows"));
-    sequential_sink sink{T, pe, fout, counters};
-    scratch sc;
-    const std::uint64_t n_in = std::min<std::uint64_t>(counters.p[0], fin.n / entry_words);
-    for (std::uint64_t i = 0; i < n_in; ++i) {
-        const std::uint32_t* e = fin.p + i * entry_words;
-        if (seed) sink.add(e[0], e[1], e[2], e[3]);
-        else expand_entry(T, R, pe, e, sink, sc);
-    }
-    return {};
-}
-
-/// Reference implementation of `ifds_rows_seed`.
-inline result<void> seed_reference(std::span<op_arg> a) { return run_reference(a, true); }
-/// Reference implementation of `ifds_rows_expand`.
-inline result<void> expand_reference(std::span<op_arg> a) { return run_reference(a, false); }
-
-/// The op signature: 25 tables, 10 row tables, pe, fin, fout, counters.
-inline std::vector<param> signature() {
-    std::vector<param> ps = ifds::signature();
-    std::vector<param> extra;
-    for (auto n : row_table_names) extra.push_back({param_kind::buffer, n, false, ir::scalar_type::u32});
-    ps.insert(ps.begin() + ifds::table_count, extra.begin(), extra.end());
+/// The parameters of the 25 graph tables and the 10 row tables.
+inline std::vector<param> table_params() {
+    std::vector<param> ps = ifds::table_params();
+    for (auto n : row_table_names) ps.push_back({param_kind::buffer, n, false, ir::scalar_type::u32});
     return ps;
 }
 
-} // namespace vyre::ops::ifds_rows
+} // namespace weir::ops::ifds_rows

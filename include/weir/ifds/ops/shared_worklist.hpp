@@ -1,5 +1,5 @@
 #pragma once
-/// \file vyre/backend/detail/shared_worklist.hpp
+/// \file weir/ifds/ops/shared_worklist.hpp
 /// Work sharing between the threads of one in-op worklist (`ifds_rows_solve`
 /// on `cpu`): every thread works on its own stack and, when another thread is
 /// waiting, moves the older half of it to a shared pool. A thread whose stack
@@ -14,7 +14,7 @@
 #include <mutex>
 #include <vector>
 
-namespace vyre::detail {
+namespace weir::ops::detail {
 
 /// The pool and the termination state of `threads` cooperating threads whose
 /// work items are `Item`s.
@@ -79,4 +79,4 @@ private:
     std::atomic<unsigned> waiting_{0};
 };
 
-} // namespace vyre::detail
+} // namespace weir::ops::detail

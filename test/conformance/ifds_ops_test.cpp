@@ -1,0 +1,133 @@
+// Conformance: weir's extension op `ifds_rows_solve` through `(op ...)`
+// programs on every enabled backend, and the row helpers' laws.
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <string>
+
+#include "support/backends.hpp"
+
+#include <weir/ifds/ops/register.hpp>
+
+using namespace vyre;
+using vyre::test::backend_list;
+using vyre::test::from_bytes;
+using vyre::test::parse_checked;
+using vyre::test::to_bytes;
+
+using u32s = std::vector<std::uint32_t>;
+
+namespace {
+
+/// Program text for one call of op `name`, one buffer per parameter
+/// (read-only ones `read`, writable ones `read_write`, all sized by their
+/// inputs).
+std::string op_call_program(std::string_view name) {
+    const auto* op = ops::find_op(name);
+    REQUIRE(op != nullptr);
+    std::string text = "(program call (workgroup 1 1 1)\n", call = "  (op " + std::string(name);
+    for (std::size_t i = 0; i < op->params.size(); ++i) {
+        const std::string b = "b" + std::to_string(i);
+        text += "  (buffer " + b + " " + std::to_string(i) + (op->params[i].writable ? " read_write" : " read") + " u32 0)\n";
+        call += " " + b;
+    }
+    return text + call + "))\n";
+}
+
+/// Inputs for `ifds_rows_solve` whose CSR offset tables claim ranges of
+/// 2^32 - 1 entries over element tables of 8, with every other table small
+/// and in range: without clipping, each loop would run four billion times.
+std::vector<bytes> corrupt_inputs() {
+    namespace fi = weir::ops::ifds;
+    namespace fr = weir::ops::ifds_rows;
+    const auto* op = ops::find_op("ifds_rows_solve");
+    const u32s huge_offsets = {0, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu};
+    std::vector<bytes> in;
+    for (std::size_t i = 0; i < op->params.size(); ++i) {
+        u32s v(8, 0);
+        if (i == fi::node_kind) v.assign(8, 3);  // every node a call site and an exit
+        if (i == fi::node_fc) v.assign(8, 2);
+        if (i == fi::intra_off || i == fi::call_off || i == fi::ret_off || i == fi::rcall_off || i == fi::callers_off ||
+            i == fr::arg_rows + fr::edge_x_off || i == fr::arg_rows + fr::site_call_off)
+            v = huge_offsets;
+        if (i == fr::arg_rows + fr::node_info) {  // 8 nodes as node_kind/node_fc say, each with edges [0, 2^32 - 1)
+            v.clear();
+            for (std::uint32_t n = 0; n < 8; ++n) {
+                u32s rec(fr::node_info_words, 0);
+                rec[fr::ni_facts] = 2, rec[fr::ni_kind] = 3, rec[fr::ni_edge_end] = 0xffffffffu;
+                v.insert(v.end(), rec.begin(), rec.end());  // pe_word, retsite, site row and procedure 0
+            }
+        }
+        if (i == fr::arg_rows + fr::edge_mask) v.assign(8, 0xffffffffu);
+        if (i == fr::arg_rows + fr::edge_x_dst) v.assign(8, 1);
+        in.push_back(to_bytes<std::uint32_t>(v));
+    }
+    return in;
+}
+
+/// Where parameter `i` of op `name` lands among a dispatch's outputs (the
+/// writable buffers, in declaration order).
+std::size_t output_of(std::string_view name, std::size_t i) {
+    const auto& ps = ops::find_op(name)->params;
+    return static_cast<std::size_t>(std::count_if(ps.begin(), ps.begin() + static_cast<std::ptrdiff_t>(i),
+                                                  [](const ops::param& q) { return q.writable; }));
+}
+
+} // namespace
+
+TEST_CASE("weir registers ifds_rows_solve with vyre: found by name, native on cpu only", "[ops][ifds][extension]") {
+    REQUIRE(weir::ops::register_ops().has_value());
+    REQUIRE(weir::ops::register_ops().has_value());  // twice: nothing changes
+    const auto* op = ops::find_op("ifds_rows_solve");
+    REQUIRE(op != nullptr);
+    CHECK(op->params.size() == weir::ops::ifds_solve::arg_count);
+    CHECK(op->reference == &weir::ops::rows_solve_op::reference);
+    CHECK(ops::native_for<vyre::cpu>(*op) != nullptr);
+    for (auto names : {vyre::supported_ops(vyre::cpu{}), vyre::supported_ops(vyre::cpu_ref{})})
+        CHECK(std::count(names.begin(), names.end(), "ifds_rows_solve") == 1);
+    // the text form round-trips a program that names it
+    const auto p = parse_checked(op_call_program("ifds_rows_solve"));
+    CHECK(ir::parse(ir::print(p)).value() == p);
+}
+
+TEMPLATE_LIST_TEST_CASE("ifds_rows_solve clips corrupt offset tables to their element tables (no 2^32-step loops)",
+                        "[conformance][ops][ifds][reliability]", backend_list) {
+    namespace fs = weir::ops::ifds_solve;
+    TestType b;
+    const auto p = parse_checked(op_call_program("ifds_rows_solve"));
+    auto in = corrupt_inputs();
+    in[fs::arg_pe] = to_bytes<std::uint32_t>(u32s(64, 0));
+    in[fs::arg_seeds] = to_bytes<std::uint32_t>({0, 0, 0, 1});
+    in[fs::arg_counters] = to_bytes<std::uint32_t>({1, 0});
+    const auto supported = vyre::supported_ops(b);
+    if (std::find(supported.begin(), supported.end(), "ifds_rows_solve") == supported.end()) {
+        // A backend without an implementation (cuda) refuses it: an unsupported-op error, not a run.
+        auto r = vyre::dispatch(b, p, in);
+        REQUIRE_FALSE(r.has_value());
+        CHECK(r.error().code() == error_code::unsupported);
+        return;
+    }
+    // the whole fixed point: the bitset it reaches is the reference's
+    auto r = vyre::dispatch(b, p, in);
+    REQUIRE(r.has_value());
+    cpu_ref ref;
+    auto expect = vyre::dispatch(ref, p, in);
+    REQUIRE(expect.has_value());
+    CHECK(r->at(output_of("ifds_rows_solve", fs::arg_pe)) == expect->at(output_of("ifds_rows_solve", fs::arg_pe)));
+    CHECK(from_bytes<std::uint32_t>(r->at(output_of("ifds_rows_solve", fs::arg_pe))) != u32s(64, 0));
+}
+
+TEST_CASE("ifds_rows::select_masks is the OR of the masks a word's bits select", "[ops][ifds]") {
+    // law against the loop over set bits, on masks and words from a fixed LCG
+    std::uint64_t state = 12345;
+    auto next = [&] { return static_cast<std::uint32_t>((state = state * 6364136223846793005ull + 1442695040888963407ull) >> 32); };
+    for (int round = 0; round < 200; ++round) {
+        std::uint32_t mk[32];
+        for (auto& m : mk) m = next();
+        const std::uint32_t x = round == 0 ? 0u : round == 1 ? ~0u : next() & next();  // sparse words too
+        std::uint32_t expect = 0;
+        for (std::uint32_t bits = x; bits; bits &= bits - 1) expect |= mk[std::countr_zero(bits)];
+        CHECK(weir::ops::ifds_rows::select_masks(mk, x) == expect);
+    }
+}
