@@ -1,8 +1,14 @@
 #pragma once
 /// \file weir/weir.hpp
-/// Everything of weir in one include: the problem model, builder and
-/// `.ifds` format, the layout, the tabulation and resident solvers, witnesses,
-/// the resident-dispatch concept and the vyre adapter.
+/// Everything of weir in one include:
+/// - core/: what weir's parts share: the resident-dispatch concept and the
+///   vyre adapter;
+/// - ifds/: the IFDS problem model, builder and `.ifds` format, the layout,
+///   the tabulation and resident solvers, witnesses;
+/// - ifds/ops/: weir's extension ops (registered with vyre when included).
+
+#include <weir/core/resident_dispatch.hpp>
+#include <weir/core/vyre_resident_ifds.hpp>
 
 #include <weir/ifds/problem.hpp>
 #include <weir/ifds/builder.hpp>
@@ -14,8 +20,6 @@
 #include <weir/ifds/summaries.hpp>
 #include <weir/ifds/tabulation_solver.hpp>
 #include <weir/ifds/witness.hpp>
-#include <weir/ifds/resident_dispatch.hpp>
 #include <weir/ifds/kernels.hpp>
 #include <weir/ifds/resident_graph.hpp>
 #include <weir/ifds/resident_solver.hpp>
-#include <weir/adapter/vyre_resident_ifds.hpp>

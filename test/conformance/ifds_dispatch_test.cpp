@@ -31,10 +31,10 @@
 #include <vyre/backend/detail/interpreter.hpp>
 #include <vyre/ir/text.hpp>
 #include <vyre/ir/validate.hpp>
-#include <weir/adapter/vyre_resident_ifds.hpp>
+#include <weir/core/vyre_resident_ifds.hpp>
 #include <weir/ifds/format.hpp>
 #include <weir/ifds/make_layout.hpp>
-#include <weir/ifds/resident_dispatch.hpp>
+#include <weir/core/resident_dispatch.hpp>
 #include <weir/ifds/resident_graph.hpp>
 #include <weir/ifds/resident_solver.hpp>
 #include <weir/ifds/solution.hpp>

@@ -10,7 +10,7 @@
 #include "support/brute_force.hpp"
 #include "support/ifds_gen.hpp"
 
-#include <weir/adapter/vyre_resident_ifds.hpp>
+#include <weir/core/vyre_resident_ifds.hpp>
 #include <weir/ifds/format.hpp>
 #include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/resident_solver.hpp>

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include <vyre/backend/cpu_ref.hpp>
-#include <weir/adapter/vyre_resident_ifds.hpp>
+#include <weir/core/vyre_resident_ifds.hpp>
 #include <weir/ifds/format.hpp>
 #include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/resident_solver.hpp>

@@ -16,7 +16,7 @@
 #include "support/ifds_gen.hpp"
 
 #include <weir/ifds/ops/cpu.hpp>
-#include <weir/adapter/vyre_resident_ifds.hpp>
+#include <weir/core/vyre_resident_ifds.hpp>
 #include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/resident_graph.hpp>
 #include <weir/ifds/resident_solver.hpp>

@@ -15,7 +15,7 @@
 #include "support/ifds_gen.hpp"
 
 #include <vyre/testing/fault_injector.hpp>
-#include <weir/adapter/vyre_resident_ifds.hpp>
+#include <weir/core/vyre_resident_ifds.hpp>
 #include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/resident_solver.hpp>
 #include <weir/ifds/tabulation_solver.hpp>

@@ -142,7 +142,7 @@ inline bool huge_page_heap_active() noexcept {
 /// - the restart fails (then `GLIBC_TUNABLES` is as it was).
 /// The restarted program gets its own name back (`/proc/self/comm`, which
 /// the exec set to `exe`). Results do not depend on it. Peak memory grew by 1–3% in
-/// bench/TRIED.md's measurements (6–11 MB of 320–800 MiB). Programs that
+/// the measurements of 2026-12-02 (6–11 MB of 320–800 MiB). Programs that
 /// this one starts inherit `GLIBC_TUNABLES`, and with it the huge-page heap.
 inline void use_huge_page_heap(char** argv) noexcept {
 #if VYRE_DETAIL_GLIBC_HUGETLB

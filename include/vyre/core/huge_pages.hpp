@@ -181,7 +181,7 @@ inline void remember_huge_pages_pay(bool pay) noexcept { huge_pages_choice().sto
 /// time a hint is about to be given (so small programs never measure).
 /// Why measure: which page size is cheaper depends on the machine. On a VM
 /// whose host has not backed the guest's memory a fresh 4 KiB page costs
-/// 10–15 µs and huge pages paid several times over (bench/TRIED.md, 2026-11);
+/// 10–15 µs and huge pages paid several times over (measured 2026-11);
 /// on a VM whose host backs memory in 4 KiB pages while the guest's small
 /// free pages are backed already, they cost 7× what they save (2026-12-03).
 inline bool huge_pages_pay() noexcept {

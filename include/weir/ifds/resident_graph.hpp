@@ -18,7 +18,7 @@
 #include <weir/ifds/kernels.hpp>
 #include <weir/ifds/ops/register.hpp>
 #include <weir/ifds/layout.hpp>
-#include <weir/ifds/resident_dispatch.hpp>
+#include <weir/core/resident_dispatch.hpp>
 #include <weir/ifds/row_tables.hpp>
 #include <weir/ifds/summaries.hpp>
 

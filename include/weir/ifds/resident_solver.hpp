@@ -32,7 +32,7 @@
 #include <weir/ifds/host_pass.hpp>
 #include <weir/ifds/kernels.hpp>
 #include <weir/ifds/layout.hpp>
-#include <weir/ifds/resident_dispatch.hpp>
+#include <weir/core/resident_dispatch.hpp>
 #include <weir/ifds/resident_graph.hpp>
 #include <weir/ifds/row_tables.hpp>
 #include <weir/ifds/stats.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-/// \file weir/ifds/resident_dispatch.hpp
+/// \file weir/core/resident_dispatch.hpp
 /// `weir::ifds_resident_dispatch<D>`: everything the resident IFDS solver
 /// needs from a device, and nothing more. Any vyre resident backend models
 /// it through `weir::vyre_resident_ifds<B>`; other implementations (a test

@@ -1,5 +1,5 @@
 #pragma once
-/// \file weir/adapter/vyre_resident_ifds.hpp
+/// \file weir/core/vyre_resident_ifds.hpp
 /// `weir::vyre_resident_ifds<B>`: adapts any `vyre::resident_backend` to
 /// `weir::ifds_resident_dispatch`. Every call forwards inline to the backend
 /// (no virtual calls, no copies); sequences use vyre's provided operations,
@@ -9,7 +9,7 @@
 
 #include <vyre/backend/concepts.hpp>
 #include <vyre/backend/provided.hpp>
-#include <weir/ifds/resident_dispatch.hpp>
+#include <weir/core/resident_dispatch.hpp>
 
 namespace weir {
 
