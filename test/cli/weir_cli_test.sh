@@ -82,6 +82,10 @@ expect_out json-two_sites '{"main.s":["0"],"main.e":["0","s2","h"],"call1":["0",
   "$WEIR" solve "$DATA/two_sites.ifds" --format json --backend cpu-ref
 expect_out format-text "$want_indirect" "$WEIR" solve "$DATA/indirect.ifds" --format text
 expect_fail format-bad 2 "format" "$WEIR" solve "$DATA/indirect.ifds" --format xml
+# a binary file: the error names it and shows its bytes escaped, never raw
+printf '\177ELF\002\001\001\377\376\000\n' > "$tmp/binary.ifds"
+expect_fail binary-file 2 "binary.ifds:1: error: .*\\\\x7fELF\\\\x02\\\\x01\\\\x01\\\\xff\\\\xfe" "$WEIR" solve "$tmp/binary.ifds"
+if LC_ALL=C grep -q '[^[:print:]]' "$tmp/err"; then echo "FAIL binary-file-raw: stderr holds raw bytes"; fails=$((fails+1)); else echo "ok   binary-file-raw"; fi
 
 # ---- --stats: stderr only, stdout unchanged ----------------------------------------
 for be in tabulation cpu-ref; do

@@ -270,6 +270,22 @@ TEST_CASE("ifds format: load_error::what and long tokens", "[ifds][format][error
     REQUIRE_FALSE(r3);
     CHECK(r3.error().file == "<input>");
     CHECK(r3.error().what().find("(at 'a\\x01')") != std::string::npos);
+    // a binary file: bytes that are not UTF-8 are escaped wherever the error quotes them, valid UTF-8 is not
+    auto r6 = load_problem(std::string("\x7f" "ELF\x02\x01\x01\xff\xfe\n"), "a.out");
+    REQUIRE_FALSE(r6);
+    CHECK(r6.error().token == std::string("\x7f" "ELF\x02\x01\x01\xff\xfe"));  // the field holds the bytes as they are
+    const std::string shown = r6.error().what();
+    CHECK(shown.find("\\x7fELF\\x02\\x01\\x01\\xff\\xfe") != std::string::npos);
+    CHECK(std::none_of(shown.begin(), shown.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f; }));
+    auto r7 = load_problem(std::string("ifds 1\nfacts caf\xc3\xa9 caf\xc3\xa9\n"));  // é is kept
+    REQUIRE_FALSE(r7);
+    CHECK(r7.error().what().find("(at 'caf\xc3\xa9')") != std::string::npos);
+    auto r8 = load_problem(std::string("ifds 1\nfacts x\xc3 x\xc3\n"));  // a sequence cut short is not
+    REQUIRE_FALSE(r8);
+    CHECK(r8.error().what().find("(at 'x\\xc3')") != std::string::npos);
+    CHECK(weir::ifds::detail::escape_unprintable("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x99\x82") == "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x99\x82");
+    CHECK(weir::ifds::detail::escape_unprintable("\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \x80") ==
+          "\\xc0\\xaf \\xed\\xa0\\x80 \\xf4\\x90\\x80\\x80 \\x80");  // overlong, surrogate, past U+10FFFF, stray
     // a huge token is cut in the error
     const std::string big(1 << 20, 'z');
     auto r4 = load_problem("ifds 1\nfacts " + big + "!\n");

@@ -28,40 +28,76 @@
 
 namespace weir::ifds {
 
+namespace detail {
+
+/// Length of the valid UTF-8 sequence of 2 to 4 bytes at `p` (of `n`
+/// bytes available), or 0 when the bytes there are not one (a stray
+/// continuation byte, a bad lead byte, an overlong form, a surrogate, or a
+/// sequence cut short).
+inline std::size_t utf8_sequence(const unsigned char* p, std::size_t n) noexcept {
+    const unsigned char b = p[0];
+    std::size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xbf;  // the range of the second byte
+    if (b >= 0xc2 && b <= 0xdf) len = 2;
+    else if (b >= 0xe0 && b <= 0xef) len = 3, lo = b == 0xe0 ? 0xa0 : 0x80, hi = b == 0xed ? 0x9f : 0xbf;
+    else if (b >= 0xf0 && b <= 0xf4) len = 4, lo = b == 0xf0 ? 0x90 : 0x80, hi = b == 0xf4 ? 0x8f : 0xbf;
+    if (len == 0 || len > n || p[1] < lo || p[1] > hi) return 0;
+    for (std::size_t i = 2; i < len; ++i)
+        if ((p[i] & 0xc0) != 0x80) return 0;
+    return len;
+}
+
+/// `s` with every byte that a terminal should not receive raw written as
+/// `\xNN`: control bytes (below 0x20, and 0x7f) and bytes that are not
+/// part of valid UTF-8. Printable ASCII and valid UTF-8 stay as they are.
+inline std::string escape_unprintable(std::string_view s) {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(s.size());
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    for (std::size_t i = 0; i < s.size();) {
+        const unsigned char u = p[i];
+        if (u >= 0x20 && u < 0x7f) {
+            out += static_cast<char>(u);
+            ++i;
+        } else if (const std::size_t len = u >= 0x80 ? utf8_sequence(p + i, s.size() - i) : 0) {
+            out.append(s.data() + i, len);
+            i += len;
+        } else {
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+            ++i;
+        }
+    }
+    return out;
+}
+
+} // namespace detail
+
 /// An error found while loading a `.ifds` file: the first one in line order.
 struct load_error {
     /// The file name given to the loader.
     std::string file;
     /// 1-based line of the error (0 when the file could not be read).
     std::uint32_t line = 0;
-    /// The offending token (cut to 64 bytes and `...`); empty at the end of a
-    /// line, at the end of the file, or when the file could not be read.
+    /// The offending token (cut to 64 bytes and `...`), as it is in the
+    /// input; empty at the end of a line, at the end of the file, or when the
+    /// file could not be read.
     std::string token;
-    /// What is wrong and what was expected.
+    /// What is wrong and what was expected (it may quote the token as it is).
     std::string message;
 
-    /// `FILE:LINE: error: MESSAGE (at 'TOKEN')`; control bytes in the token
-    /// are written as `\xNN`; the `(at ...)` part is left out for an empty token.
+    /// `FILE:LINE: error: MESSAGE (at 'TOKEN')`, safe to print: control bytes
+    /// and bytes that are not valid UTF-8, in the message and the token, are
+    /// written as `\xNN` (`detail::escape_unprintable`); the `(at ...)` part is
+    /// left out for an empty token.
     std::string what() const {
-        std::string s = file;
+        std::string s = detail::escape_unprintable(file);
         if (line != 0) s += ":" + std::to_string(line);
         s += ": error: ";
-        s += message;
-        if (!token.empty()) {
-            s += " (at '";
-            static constexpr char hex[] = "0123456789abcdef";
-            for (char ch : token) {
-                const auto u = static_cast<unsigned char>(ch);
-                if (u < 0x20 || u == 0x7f) {
-                    s += "\\x";
-                    s += hex[u >> 4];
-                    s += hex[u & 15];
-                } else {
-                    s += ch;
-                }
-            }
-            s += "')";
-        }
+        s += detail::escape_unprintable(message);
+        if (!token.empty()) s += " (at '" + detail::escape_unprintable(token) + "')";
         return s;
     }
 };
