@@ -213,12 +213,13 @@ int cmd_solve(const options& o) {
     }
     st.seconds_layout = layout_s;
     auto t2 = std::chrono::steady_clock::now();
-    auto sol = extract_solution(L, bits);
-    st.seconds_extract += std::chrono::duration<double>(std::chrono::steady_clock::now() - t2).count();
-    std::cout << (o.format == "json" ? format_solution_json(*pb, sol) : format_solution(*pb, sol));
+    write_solution(std::cout, *pb, L, bits, o.format == "json");  // straight from the bits, in 1 MiB blocks
+    std::cout.flush();
+    const double output_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t2).count();
     if (o.stats)
         std::cerr << "weir: backend=" << o.backend << " heap=" << (vyre::huge_page_heap_active() ? "huge_pages" : "default")
-                  << " huge_pages=" << huge_pages_word() << " t_load=" << load_s << " " << st.to_string() << "\n";
+                  << " huge_pages=" << huge_pages_word() << " t_load=" << load_s << " " << st.to_string()
+                  << " t_output=" << output_s << "\n";
     return 0;
 }
 

@@ -4,7 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include <bit>
+#include <span>
+#include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/solution.hpp>
@@ -309,4 +313,44 @@ TEST_CASE("tabulation equals brute force on random problems", "[ifds][tabulation
         ++checked;
     }
     CHECK(checked == 400);
+}
+
+TEST_CASE("solution: write_solution writes what format_solution returns, straight from the bits", "[ifds][solution]") {
+    int nonempty = 0;
+    for (std::uint64_t seed = 0; seed < 60; ++seed) {
+        weir::test::gen_options o;
+        o.procs = 1 + static_cast<std::uint32_t>(seed % 4);
+        o.facts = seed % 3 == 0 ? 40 : static_cast<std::uint32_t>(seed % 7);  // more than 32 facts: rows of two words
+        o.max_nodes = 3 + static_cast<std::uint32_t>(seed % 5);
+        o.seeds = 1 + static_cast<std::uint32_t>(seed % 3);
+        const problem pb = weir::test::random_problem(seed, o);
+        const layout L = make_layout(pb);
+        const auto bits = tabulation_solver(L).solve().value().path_edges;
+        const solution s = extract_solution(L, bits);
+        INFO("seed " << seed);
+        // the facts each node holds, as the brute-force reference finds them
+        REQUIRE(s == weir::test::brute_force_solve(pb));
+        std::ostringstream text, json;
+        write_solution(text, pb, L, bits);
+        write_solution(json, pb, L, bits, true);
+        CHECK(text.str() == format_solution(pb, s));
+        CHECK(json.str() == format_solution_json(pb, s));
+        // for_each_held: nodes holding facts, ascending, each with its sorted facts
+        node_id last = 0;
+        bool first = true;
+        for_each_held(L, bits, [&](node_id n, std::span<const fact_id> f) {
+            CHECK((first || n > last));
+            CHECK_FALSE(f.empty());
+            CHECK(std::vector<fact_id>(f.begin(), f.end()) == s.facts[n]);
+            first = false, last = n;
+            ++nonempty;
+        });
+        if (L.pe_words > 0) {
+            std::ostringstream sink;
+            const std::span<const std::uint32_t> short_bits(bits.data(), L.pe_words - 1);
+            CHECK_THROWS_AS(write_solution(sink, pb, L, short_bits), std::invalid_argument);
+            CHECK_THROWS_AS(extract_solution(L, short_bits), std::invalid_argument);
+        }
+    }
+    CHECK(nonempty > 100);
 }

@@ -93,6 +93,14 @@ inline std::uint32_t read_row_bits(std::span<const std::uint32_t> pe, std::uint6
     if (s + len > 32) v |= std::uint64_t(pe[w + 1]) << (32 - s);
     return static_cast<std::uint32_t>(v) & (len == 32 ? ~0u : (1u << len) - 1);
 }
+/// The local facts that some context reaches at node `n`: the OR of the
+/// node's rows, as (F + 31) / 32 words in `out` (F its fact count).
+inline void held_facts(const layout& L, std::span<const std::uint32_t> pe, std::uint32_t n, std::vector<std::uint32_t>& out) {
+    const std::uint32_t F = L.node_fact_count[n], W = (F + 31) / 32;
+    out.assign(W, 0);
+    for (std::uint32_t c = 0; c < F; ++c)
+        for (std::uint32_t j = 0; j < W; ++j) out[j] |= read_row_bits(pe, row_start(L, n, c) + 32 * j, chunk_len(F, j));
+}
 /// Writes call edge `ce`'s return flow as masks: for each callee exit fact
 /// d4 < `fq`, `words` words at `out + d4 * words` (zeroed by the caller) get
 /// the caller facts d5 < `fc` that the edge returns d4 to. Shared by the row

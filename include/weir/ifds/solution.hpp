@@ -7,16 +7,13 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <ostream>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include <range/v3/range/conversion.hpp>
-#include <range/v3/view/filter.hpp>
-#include <range/v3/view/iota.hpp>
-#include <range/v3/view/join.hpp>
-#include <range/v3/view/transform.hpp>
 
 #include <weir/ifds/layout.hpp>
 #include <weir/ifds/problem.hpp>
@@ -38,63 +35,60 @@ struct solution {
     bool operator==(const solution&) const = default;
 };
 
-/// Reads a solution out of `path_edge_bits` (the layout's path-edge bitset,
-/// `pe_words` words): node n holds the global fact of local fact d iff some
-/// bit `c * F + d` of its block is set. Throws `std::invalid_argument` when the
-/// span is shorter than `pe_words`.
+namespace detail {
+/// Throws `std::invalid_argument` when `bits` is shorter than the layout's bitset.
+inline void check_bitset(const layout& L, std::span<const std::uint32_t> bits, const char* who) {
+    if (bits.size() < L.pe_words)
+        throw std::invalid_argument(std::string("weir::ifds::") + who + ": bitset shorter than layout.pe_words");
+}
+} // namespace detail
+
+/// Calls `visit(n, facts)` for every node n that holds at least one fact in
+/// `path_edge_bits` (the layout's path-edge bitset), in node order, with the
+/// global fact ids that hold there, ascending (a span valid during the call):
+/// node n holds local fact d iff some context's row of n has bit d
+/// (`detail::held_facts`). Throws `std::invalid_argument` when the span is
+/// shorter than `pe_words`.
+template <class Visit>
+void for_each_held(const layout& L, std::span<const std::uint32_t> path_edge_bits, Visit&& visit) {
+    detail::check_bitset(L, path_edge_bits, "for_each_held");
+    std::vector<std::uint32_t> mask;
+    std::vector<fact_id> facts;
+    for (std::uint32_t n = 0; n < L.num_nodes; ++n) {
+        detail::held_facts(L, path_edge_bits, n, mask);
+        facts.clear();
+        const std::uint32_t p = L.node_proc[n];
+        for (std::uint32_t j = 0; j < mask.size(); ++j)
+            for (std::uint32_t m = mask[j]; m; m &= m - 1)  // local order is global order
+                facts.push_back(L.global_fact(p, 32 * j + static_cast<std::uint32_t>(std::countr_zero(m))));
+        if (!facts.empty()) visit(static_cast<node_id>(n), std::span<const fact_id>(facts));
+    }
+}
+
+/// Reads a solution out of `path_edge_bits` (see `for_each_held`). Throws
+/// `std::invalid_argument` when the span is shorter than `pe_words`.
 inline solution extract_solution(const layout& L, std::span<const std::uint32_t> path_edge_bits) {
-    if (path_edge_bits.size() < L.pe_words)
-        throw std::invalid_argument("weir::ifds::extract_solution: bitset shorter than layout.pe_words");
     solution s;
     s.facts.resize(L.num_nodes);
-    std::vector<char> seen;
-    for (std::uint32_t n = 0; n < L.num_nodes; ++n) {
-        const std::uint32_t F = L.node_fact_count[n];
-        const std::uint64_t nbits = std::uint64_t{F} * F;
-        seen.assign(F, 0);
-        std::uint32_t found = 0;
-        for (std::uint32_t w = L.pe_word[n]; w < L.pe_word[n + 1] && found < F; ++w) {
-            std::uint32_t bits = path_edge_bits[w];
-            while (bits) {
-                const std::uint64_t b = std::uint64_t{w - L.pe_word[n]} * 32 + static_cast<unsigned>(std::countr_zero(bits));
-                bits &= bits - 1;
-                if (b >= nbits) break;
-                const std::uint32_t d = static_cast<std::uint32_t>(b % F);
-                if (!seen[d]) {
-                    seen[d] = 1;
-                    ++found;
-                }
-            }
-        }
-        if (!found) continue;
-        auto& out = s.facts[n];
-        out.reserve(found);
-        const std::uint32_t p = L.node_proc[n];
-        for (std::uint32_t d = 0; d < F; ++d)
-            if (seen[d]) out.push_back(L.global_fact(p, d));  // local order is ascending global order
-    }
+    for_each_held(L, path_edge_bits, [&](node_id n, std::span<const fact_id> f) { s.facts[n].assign(f.begin(), f.end()); });
     return s;
 }
 
-/// The `weir solve` text output: one line `NODE: FACT FACT ...` per node that
-/// holds at least one fact, nodes in declaration order, facts in declaration
-/// order with `0` first.
-inline std::string format_solution(const problem& pb, const solution& s) {
-    namespace rv = ranges::views;
-    const auto nodes = static_cast<node_id>(std::min<std::size_t>(s.facts.size(), pb.nodes.size()));
-    auto line = [&](node_id n) {
-        return pb.nodes[n].name + ":" +
-               (s.facts[n] | rv::transform([&](fact_id f) { return " " + pb.fact_name(f); }) | rv::join |
-                ranges::to<std::string>()) +
-               "\n";
-    };
-    return rv::iota(node_id{0}, nodes) | rv::filter([&](node_id n) { return !s.facts[n].empty(); }) |
-           rv::transform(line) | rv::join | ranges::to<std::string>();
-}
-
 namespace detail {
+/// Appends the text output's line of node `n`: `NODE: FACT FACT ...` (the
+/// zero fact as `0`).
+inline void append_text_line(std::string& out, const problem& pb, node_id n, std::span<const fact_id> facts) {
+    out += pb.nodes[n].name;
+    out += ':';
+    for (fact_id f : facts) {
+        out += ' ';
+        if (f == zero_fact) out += '0';
+        else out += pb.facts[f - 1];
+    }
+    out += '\n';
+}
 /// Appends `s` as a JSON string literal.
-inline void append_json_string(std::string& out, const std::string& s) {
+inline void append_json_string(std::string& out, std::string_view s) {
     out += '"';
     for (unsigned char ch : s) {
         switch (ch) {
@@ -116,7 +110,31 @@ inline void append_json_string(std::string& out, const std::string& s) {
     }
     out += '"';
 }
+/// Appends the JSON entry of node `n` (`"NODE":["FACT",...]`), after a
+/// comma unless it is the first.
+inline void append_json_entry(std::string& out, bool first, const problem& pb, node_id n, std::span<const fact_id> facts) {
+    if (!first) out += ',';
+    append_json_string(out, pb.nodes[n].name);
+    out += ":[";
+    for (std::size_t i = 0; i < facts.size(); ++i) {
+        if (i) out += ',';
+        if (facts[i] == zero_fact) out += "\"0\"";
+        else append_json_string(out, pb.facts[facts[i] - 1]);
+    }
+    out += ']';
+}
 } // namespace detail
+
+/// The `weir solve` text output: one line `NODE: FACT FACT ...` per node that
+/// holds at least one fact, nodes in declaration order, facts in declaration
+/// order with `0` first.
+inline std::string format_solution(const problem& pb, const solution& s) {
+    std::string out;
+    const auto nodes = static_cast<node_id>(std::min<std::size_t>(s.facts.size(), pb.nodes.size()));
+    for (node_id n = 0; n < nodes; ++n)
+        if (!s.facts[n].empty()) detail::append_text_line(out, pb, n, s.facts[n]);
+    return out;
+}
 
 /// The JSON form of a solution: one object whose keys are the node names of
 /// the nodes holding at least one fact (declaration order) and whose values are
@@ -127,18 +145,39 @@ inline std::string format_solution_json(const problem& pb, const solution& s) {
     bool first = true;
     for (node_id n = 0; n < s.facts.size() && n < pb.nodes.size(); ++n) {
         if (s.facts[n].empty()) continue;
-        if (!first) out += ',';
+        detail::append_json_entry(out, first, pb, n, s.facts[n]);
         first = false;
-        detail::append_json_string(out, pb.nodes[n].name);
-        out += ":[";
-        for (std::size_t i = 0; i < s.facts[n].size(); ++i) {
-            if (i) out += ',';
-            detail::append_json_string(out, pb.fact_name(s.facts[n][i]));
-        }
-        out += ']';
     }
     out += "}\n";
     return out;
+}
+
+/// Writes to `out` what `format_solution` (with `json`,
+/// `format_solution_json`) returns for `extract_solution(L, path_edge_bits)`,
+/// straight from the bitset: no `solution` and no whole-output string are
+/// built (the text goes out in blocks of about 1 MiB). `pb` is the problem
+/// `L` was made from. Throws `std::invalid_argument` when the span is
+/// shorter than `pe_words`.
+inline void write_solution(std::ostream& out, const problem& pb, const layout& L,
+                           std::span<const std::uint32_t> path_edge_bits, bool json = false) {
+    constexpr std::size_t block = std::size_t{1} << 20;
+    std::string buf;
+    buf.reserve(block + 4096);
+    auto flush = [&] {
+        out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+        buf.clear();
+    };
+    bool first = true;
+    if (json) buf += '{';
+    for_each_held(L, path_edge_bits, [&](node_id n, std::span<const fact_id> facts) {
+        if (n >= pb.nodes.size()) return;
+        if (json) detail::append_json_entry(buf, first, pb, n, facts);
+        else detail::append_text_line(buf, pb, n, facts);
+        first = false;
+        if (buf.size() >= block) flush();
+    });
+    if (json) buf += "}\n";
+    flush();
 }
 
 } // namespace weir::ifds

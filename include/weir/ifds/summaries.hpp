@@ -112,10 +112,7 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
         const std::uint32_t xq = L.proc_exit[q], fq = L.node_fact_count[xq];
         if (site != reached_site) {  // the call edges of one site are usually adjacent
             reached_site = site;
-            reached.assign(wc, 0);
-            for (std::uint32_t c = 0; c < fc; ++c)
-                for (std::uint32_t j = 0; j < wc; ++j)
-                    reached[j] |= read_row_bits(pe, row_start(L, site, c) + 32 * j, chunk_len(fc, j));
+            held_facts(L, pe, site, reached);
         }
         if (rm != nullptr && rm->paired(ce, fq)) {  // fc ≤ 32: one word of reached facts
             // per pair, the facts its exit row returns, if d is reached; summed at d's last pair
