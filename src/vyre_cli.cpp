@@ -18,6 +18,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <vyre/vyre.hpp>
@@ -33,14 +34,25 @@ constexpr int exit_invalid = 2;
 /// (seconds of interpretation: enough for real programs, a stop for endless loops).
 constexpr std::uint64_t default_step_budget = 1'000'000'000;
 
+constexpr const char* usage_text =
+    "usage: vyre run PROGRAM.vyre [--backend ID] [--grid X,Y,Z] [--input NAME=FILE | --input NAME=v1,v2,...]...\n"
+    "                             [--step-budget N]   (default 10^9 steps: statements and invocation starts; 0: no limit)\n"
+    "       vyre check PROGRAM.vyre\n"
+    "       vyre fmt PROGRAM.vyre\n"
+    "       vyre backends\n"
+    "       vyre --help | vyre COMMAND --help | vyre --version\n";
+
+/// A usage error: what is wrong and the usage, on stderr.
 int usage(const std::string& why) {
     if (!why.empty()) std::cerr << "vyre: " << why << "\n";
-    std::cerr << "usage: vyre run PROGRAM.vyre [--backend ID] [--grid X,Y,Z] [--input NAME=FILE | --input NAME=v1,v2,...]...\n"
-                 "                             [--step-budget N]   (default 10^9 steps: statements and invocation starts; 0: no limit)\n"
-                 "       vyre check PROGRAM.vyre\n"
-                 "       vyre fmt PROGRAM.vyre\n"
-                 "       vyre backends\n";
+    std::cerr << usage_text;
     return exit_invalid;
+}
+
+/// `--help`: the usage on stdout, success.
+int help() {
+    std::cout << usage_text;
+    return 0;
 }
 
 bool read_file(const std::string& path, std::string& out) {
@@ -311,13 +323,16 @@ int cmd_run(int argc, char** argv) {
 int main(int argc, char** argv) {
     if (argc < 2) return usage("");
     std::string cmd = argv[1];
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") return help();
+    if (cmd == "--version") {
+        std::cout << "vyre " << vyre::version << "\n";
+        return 0;
+    }
+    for (int i = 2; i < argc; ++i)  // COMMAND --help
+        if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") return help();
     if (cmd == "run") return cmd_run(argc, argv);
     if (cmd == "check" && argc == 3) return cmd_check(argv[2], false);
     if (cmd == "fmt" && argc == 3) return cmd_check(argv[2], true);
     if (cmd == "backends" && argc == 2) return cmd_backends();
-    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-        usage("");
-        return 0;
-    }
     return usage("unknown command '" + cmd + "'");
 }

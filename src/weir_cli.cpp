@@ -29,6 +29,7 @@
 #include <vector>
 
 #include <vyre/backends.hpp>
+#include <vyre/core/version.hpp>
 #include <vyre/core/huge_page_heap.hpp>
 #include <weir/weir.hpp>
 
@@ -43,13 +44,24 @@ constexpr int exit_no_device = 4;  ///< the backend's device is missing or lost 
 /// Input files from this size on are solved with the heap in huge pages (`vyre::use_huge_page_heap`).
 constexpr std::uintmax_t huge_heap_min_bytes = std::uintmax_t{1} << 20;
 
+constexpr const char* usage_text =
+    "usage: weir solve FILE [--backend tabulation|cpu-ref|cpu|cuda] [--witness NODE:FACT]...\n"
+    "                  [--format text|json] [--stats] [--memory-budget SIZE]\n"
+    "       weir --help | weir solve --help | weir --version\n"
+    "  default backend: cpu (all backends print the same result)\n"
+    "  SIZE: bytes, or with a K, M, G or T suffix (powers of 1024); 0 means no limit\n";
+
+/// A usage error: what is wrong and the usage, on stderr.
 int usage(const std::string& why) {
     if (!why.empty()) std::cerr << "weir: " << why << "\n";
-    std::cerr << "usage: weir solve FILE [--backend tabulation|cpu-ref|cpu|cuda] [--witness NODE:FACT]...\n"
-                 "                  [--format text|json] [--stats] [--memory-budget SIZE]\n"
-                 "  default backend: cpu (all backends print the same result)\n"
-                 "  SIZE: bytes, or with a K, M, G or T suffix (powers of 1024); 0 means no limit\n";
+    std::cerr << usage_text;
     return exit_invalid;
+}
+
+/// `--help`: the usage on stdout, success.
+int help() {
+    std::cout << usage_text;
+    return 0;
 }
 
 struct options {
@@ -228,8 +240,9 @@ int cmd_solve(const options& o) {
 int main(int argc, char** argv) {
     if (argc < 2) return usage("");
     std::string cmd = argv[1];
-    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-        usage("");
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") return help();
+    if (cmd == "--version") {
+        std::cout << "weir " << vyre::version << "\n";
         return 0;
     }
     if (cmd != "solve") return usage("unknown command '" + cmd + "'");
@@ -240,6 +253,7 @@ int main(int argc, char** argv) {
             if (i + 1 >= argc) return std::nullopt;
             return std::string(argv[++i]);
         };
+        if (a == "--help" || a == "-h") return help();
         if (a == "--backend") {
             auto v = value();
             if (!v) return usage("--backend needs a name");

@@ -6,6 +6,7 @@
 
 #include <vyre/core/error.hpp>
 #include <vyre/core/huge_page_heap.hpp>
+#include <vyre/core/version.hpp>
 #include <vyre/core/result.hpp>
 #include <vyre/ir/builder.hpp>
 #include <vyre/ir/hash.hpp>

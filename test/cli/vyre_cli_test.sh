@@ -4,6 +4,7 @@
 set -u
 VYRE=$1
 DATA=$2
+VERSION=$3
 source "$(dirname "$0")/lib.sh"
 
 cat >"$tmp/xor.vyre" <<'V'
@@ -82,4 +83,13 @@ expect_fail step-budget-bad 2 "step-budget needs a count" "$VYRE" run "$DATA/nes
 expect_fail unknown-backend 2 "no backend called 'nope'" "$VYRE" run "$tmp/xor.vyre" --backend nope --input a=1 --input b=1
 expect_fail no-file 2 "cannot read" "$VYRE" run "$tmp/none.vyre"
 
+# --help and --version: stdout, status 0, nothing on stderr; no command is a usage error
+for args in "--help" "-h" "help" "run --help" "check --help" "fmt -h" "backends --help"; do
+  # shellcheck disable=SC2086
+  out=$("$VYRE" $args 2>"$tmp/err"); rc=$?
+  if [ $rc -eq 0 ] && grep -q "^usage: vyre run PROGRAM.vyre" <<<"$out" && [ ! -s "$tmp/err" ]; then echo "ok   help-${args// /_}"
+  else echo "FAIL help-${args// /_}: rc=$rc, stdout: $out, stderr: $(cat "$tmp/err")"; fails=$((fails+1)); fi
+done
+expect_out version "vyre $VERSION" "$VYRE" --version
+expect_fail no-args 2 "usage: vyre run" "$VYRE"
 finish

@@ -7,6 +7,7 @@
 set -u
 WEIR=$1
 DATA=$2
+VERSION=$3
 source "$(dirname "$0")/lib.sh"
 check() { # name condition-status message
   if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; fails=$((fails+1)); fi
@@ -254,6 +255,15 @@ expect_fail no-file 2 "no file" "$WEIR" solve
 expect_fail two-files 2 "more than one file" "$WEIR" solve "$DATA/two_sites.ifds" "$DATA/indirect.ifds"
 expect_fail unknown-option 2 "unknown option '--frobnicate'" "$WEIR" solve "$DATA/two_sites.ifds" --frobnicate
 expect_fail unknown-command 2 "unknown command 'dissolve'" "$WEIR" dissolve "$DATA/two_sites.ifds"
+# --help and --version: stdout, status 0, nothing on stderr
+for args in "--help" "-h" "solve --help" "solve $DATA/two_sites.ifds --help"; do
+  # shellcheck disable=SC2086
+  out=$("$WEIR" $args 2>"$tmp/err"); rc=$?
+  [ $rc -eq 0 ] && grep -q "^usage: weir solve FILE" <<<"$out" && [ ! -s "$tmp/err" ]
+  check "help-${args// /_}" $? "rc=$rc, stdout: $out, stderr: $(cat "$tmp/err")"
+done
+expect_out version "weir $VERSION" "$WEIR" --version
+expect_fail no-args 2 "usage: weir solve FILE" "$WEIR"
 
 # ---- lexical rules: CRLF, BOM, tabs, comments right after tokens ----------------------------
 printf '\xef\xbb\xbfifds 1\r\nfacts x y# two facts\r\n\r\nproc main\tm.s  m.e\r\nnode mid main\r\nflow m.s mid gen:x#gen\r\nflow mid m.e id kill:x x>y\r\nseed m.s 0\r\n' >"$tmp/crlf.ifds"
