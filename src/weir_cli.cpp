@@ -207,6 +207,9 @@ int cmd_solve(const options& o) {
         return status;
     }
 
+    // From here on the problem serves only the names the output prints: its
+    // flow functions (the larger part of it) go back to the heap for the solve.
+    release_flows(*pb);
     solve_stats st;
     std::vector<std::uint32_t> bits;
     if (o.backend == "tabulation") {

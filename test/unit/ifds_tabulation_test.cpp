@@ -335,6 +335,13 @@ TEST_CASE("solution: write_solution writes what format_solution returns, straigh
         write_solution(json, pb, L, bits, true);
         CHECK(text.str() == format_solution(pb, s));
         CHECK(json.str() == format_solution_json(pb, s));
+        // the names are all the output needs: the same text once the flows are released
+        problem names_only = pb;
+        release_flows(names_only);
+        CHECK((names_only.flows.empty() && names_only.calls.empty() && names_only.ctrflows.empty() && names_only.seeds.empty()));
+        std::ostringstream again;
+        write_solution(again, names_only, L, bits);
+        CHECK(again.str() == text.str());
         // for_each_held: nodes holding facts, ascending, each with its sorted facts
         node_id last = 0;
         bool first = true;

@@ -106,4 +106,15 @@ struct problem {
     bool operator==(const problem&) const = default;
 };
 
+/// Frees `pb`'s flow functions, call edges and seeds, keeping what names
+/// things (facts, procedures, nodes): enough to print a result or a witness
+/// (`write_solution`, `format_witness`) once the layout is made, with the
+/// memory of the rest handed back for the solve (`weir solve` does this).
+inline void release_flows(problem& pb) {
+    std::vector<flow_edge>().swap(pb.flows);
+    std::vector<call_edge>().swap(pb.calls);
+    std::unordered_map<node_id, flow_function>().swap(pb.ctrflows);
+    std::vector<seed>().swap(pb.seeds);
+}
+
 } // namespace weir::ifds
