@@ -82,9 +82,9 @@ def main():
             print(f"{n:>6} {r['MB']:>6} {b:>10} {r['wall_s']:>7.3f} {r['peak_rss_mib']:>7.1f} " +
                   " ".join(f"{r[p]:>8.4f}" for p in PHASES))
         t, c = best[(n, "tabulation")], best[(n, "cpu")]
+        load = f"; load {c['MB'] / c['t_load']:.0f} MB/s" if c["t_load"] > 0 else ""
         print(f"{'':>6} whole process: cpu {t['wall_s'] / c['wall_s']:.2f}x tabulation; "
-              f"peak RSS cpu / tabulation {c['peak_rss_mib'] / t['peak_rss_mib']:.2f}; "
-              f"load {c['MB'] / c['t_load']:.0f} MB/s" if c["t_load"] > 0 else "")
+              f"peak RSS cpu / tabulation {c['peak_rss_mib'] / t['peak_rss_mib']:.2f}{load}")
     print(f"CSV: {a.csv}")
     plot(sizes, best, a.csv[:-4] + ".png" if a.csv.endswith(".csv") else a.csv + ".png")
 

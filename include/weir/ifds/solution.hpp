@@ -35,14 +35,6 @@ struct solution {
     bool operator==(const solution&) const = default;
 };
 
-namespace detail {
-/// Throws `std::invalid_argument` when `bits` is shorter than the layout's bitset.
-inline void check_bitset(const layout& L, std::span<const std::uint32_t> bits, const char* who) {
-    if (bits.size() < L.pe_words)
-        throw std::invalid_argument(std::string("weir::ifds::") + who + ": bitset shorter than layout.pe_words");
-}
-} // namespace detail
-
 /// Calls `visit(n, facts)` for every node n that holds at least one fact in
 /// `path_edge_bits` (the layout's path-edge bitset), in node order, with the
 /// global fact ids that hold there, ascending (a span valid during the call):
@@ -51,7 +43,8 @@ inline void check_bitset(const layout& L, std::span<const std::uint32_t> bits, c
 /// shorter than `pe_words`.
 template <class Visit>
 void for_each_held(const layout& L, std::span<const std::uint32_t> path_edge_bits, Visit&& visit) {
-    detail::check_bitset(L, path_edge_bits, "for_each_held");
+    if (path_edge_bits.size() < L.pe_words)
+        throw std::invalid_argument("weir::ifds::for_each_held: bitset shorter than layout.pe_words");
     std::vector<std::uint32_t> mask;
     std::vector<fact_id> facts;
     for (std::uint32_t n = 0; n < L.num_nodes; ++n) {

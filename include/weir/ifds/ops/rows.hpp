@@ -158,19 +158,12 @@ WEIR_INLINE std::uint32_t or_bits(const words& pe, std::uint64_t pos, std::uint3
 WEIR_INLINE std::uint64_t chunk_pos(std::uint32_t pe_word, std::uint32_t F, std::uint32_t ctx, std::uint32_t k) {
     return std::uint64_t(pe_word) * 32 + std::uint64_t(ctx) * F + 32ull * k;
 }
-/// Where chunk k of row (node, ctx) starts in the bitset, given the node's
-/// fact count F (`T.facts(node)`, which the caller has read already).
-WEIR_INLINE std::uint64_t row_pos(const tables& T, std::uint32_t node, std::uint32_t F, std::uint32_t ctx, std::uint32_t k) {
-    return chunk_pos(T(ifds::pe_word, node), F, ctx, k);
-}
-/// The same from the node's `node_info` record (F from `node_facts`).
+/// Where chunk k of row (node, ctx) starts in the bitset, from the node's
+/// `node_info` record (F from `node_facts`).
 WEIR_INLINE std::uint64_t row_pos(const std::uint32_t* info, std::uint32_t F, std::uint32_t ctx, std::uint32_t k) {
     return chunk_pos(info[ni_pe_word], F, ctx, k);
 }
-/// Where chunk k of row (node, ctx) starts in the bitset, and how many facts it holds.
-inline std::uint64_t row_pos(const tables& T, std::uint32_t node, std::uint32_t ctx, std::uint32_t k) {
-    return row_pos(T, node, T.facts(node), ctx, k);
-}
+/// How many facts chunk k (facts 32k .. 32k+31) of a row of F facts holds.
 inline std::uint32_t chunk_len(std::uint32_t F, std::uint32_t k) { return std::min<std::uint32_t>(32, F - 32 * k); }
 /// The bits of chunk k of a row of F facts that are facts (all 32 but in the last chunk).
 WEIR_INLINE std::uint32_t chunk_mask(std::uint32_t F, std::uint32_t k) {
