@@ -1,4 +1,6 @@
-// `weir`: solve IFDS problems written in the `.ifds` format (spec: ifds-format.md).
+// `weir`: solve IFDS problems written in the `.ifds` format (spec: ifds-format.md),
+// and analyze C/C++ programs through LLVM IR (`weir analyze`, weir_analyze.cpp;
+// spec: analyze.md).
 //
 //   weir solve FILE [--backend tabulation|cpu-ref|cpu|cuda] [--witness NODE:FACT]...
 //                   [--format text|json] [--stats] [--memory-budget SIZE]
@@ -33,6 +35,8 @@
 #include <vyre/core/huge_page_heap.hpp>
 #include <weir/weir.hpp>
 
+#include "weir_cli.hpp"
+
 namespace {
 
 using namespace weir::ifds;
@@ -47,22 +51,31 @@ constexpr std::uintmax_t huge_heap_min_bytes = std::uintmax_t{1} << 20;
 constexpr const char* usage_text =
     "usage: weir solve FILE [--backend tabulation|cpu-ref|cpu|cuda] [--witness NODE:FACT]...\n"
     "                  [--format text|json] [--stats] [--memory-budget SIZE]\n"
-    "       weir --help | weir solve --help | weir --version\n"
+    "       weir analyze [--analysis taint|uninit] [--config FILE|libc] [--entry NAME]... [-p DIR]\n"
+    "                    [--backend B] [--format text|json|sarif] [--witness] [--stats]\n"
+    "                    [--fail-on-findings] INPUT... [-- CLANG_FLAGS...]\n"
+    "       weir --help | weir solve --help | weir analyze --help | weir --version\n"
     "  default backend: cpu (all backends print the same result)\n"
     "  SIZE: bytes, or with a K, M, G or T suffix (powers of 1024); 0 means no limit\n";
 
+} // namespace
+
 /// A usage error: what is wrong and the usage, on stderr.
-int usage(const std::string& why) {
+int weir_cli::usage(const std::string& why) {
     if (!why.empty()) std::cerr << "weir: " << why << "\n";
     std::cerr << usage_text;
     return exit_invalid;
 }
 
 /// `--help`: the usage on stdout, success.
-int help() {
+int weir_cli::help() {
     std::cout << usage_text;
     return 0;
 }
+
+namespace {
+using weir_cli::usage;
+using weir_cli::help;
 
 struct options {
     std::string file;
@@ -95,8 +108,17 @@ std::optional<std::uint64_t> parse_size(const std::string& s) {
     return v << shift;
 }
 
+/// The huge-page hints' state for --stats: `on`, `off`, or `unmeasured` (no
+/// allocation was large enough to ask; vyre/core/huge_pages.hpp).
+const char* huge_pages_word() {
+    const int choice = vyre::detail::huge_pages_choice().load();
+    return choice < 0 ? "unmeasured" : choice == 1 ? "on" : "off";
+}
+
+} // namespace
+
 /// Prints a solver error; out of memory and a missing device get their own exit statuses.
-int solver_failed(const vyre::backend_error& e) {
+int weir_cli::solver_failed(const vyre::backend_error& e) {
     std::cerr << "weir: " << e.what() << "\n";
     if (e.code() == vyre::error_code::out_of_memory) return exit_memory;
     if (e.code() == vyre::error_code::device_lost) return exit_no_device;
@@ -105,7 +127,7 @@ int solver_failed(const vyre::backend_error& e) {
 
 /// Solves on a resident vyre backend; returns the path-edge bits.
 template <class B>
-vyre::result<std::vector<std::uint32_t>> solve_resident(const layout& L, std::uint64_t memory_budget, solve_stats& st) {
+static vyre::result<std::vector<std::uint32_t>> solve_resident(const layout& L, std::uint64_t memory_budget, solve_stats& st) {
     B backend;
     weir::vyre_resident_ifds<B> d(backend);
     resident_options opt;
@@ -130,23 +152,38 @@ vyre::result<std::vector<std::uint32_t>> solve_resident(const layout& L, std::ui
     return std::move(out->path_edges);
 }
 
-/// The huge-page hints' state for --stats: `on`, `off`, or `unmeasured` (no
-/// allocation was large enough to ask; vyre/core/huge_pages.hpp).
-const char* huge_pages_word() {
-    const int choice = vyre::detail::huge_pages_choice().load();
-    return choice < 0 ? "unmeasured" : choice == 1 ? "on" : "off";
+vyre::result<std::vector<std::uint32_t>> weir_cli::solve_layout(const layout& L, const std::string& backend,
+                                                                std::uint64_t memory_budget, solve_stats& st) {
+    if (backend == "tabulation") {
+        auto out = tabulation_solver(L, {.memory_budget = memory_budget}).solve();
+        if (!out) return vyre::make_unexpected(out.error());
+        st = out->stats;
+        return std::move(out->path_edges);
+    }
+    if (backend == "cpu") return solve_resident<vyre::cpu>(L, memory_budget, st);
+#ifdef VYRE_WITH_CUDA
+    if (backend == "cuda") return solve_resident<vyre::cuda>(L, memory_budget, st);
+#endif
+    return solve_resident<vyre::cpu_ref>(L, memory_budget, st);
 }
 
-int cmd_solve(const options& o) {
-    if (o.backend != "tabulation" && o.backend != "cpu-ref" && o.backend != "cpu" && o.backend != "cuda")
-        return usage("unknown backend '" + o.backend + "' (tabulation, cpu-ref, cpu, cuda)");
+std::optional<int> weir_cli::check_backend(const std::string& backend) {
+    if (backend != "tabulation" && backend != "cpu-ref" && backend != "cpu" && backend != "cuda")
+        return usage("unknown backend '" + backend + "' (tabulation, cpu-ref, cpu, cuda)");
 #ifndef VYRE_WITH_CUDA
-    if (o.backend == "cuda") {
+    if (backend == "cuda") {
         std::cerr << "weir: backend 'cuda' is not available in this build (it needs nvcc at build time; available: "
                      "tabulation, cpu-ref, cpu)\n";
         return exit_invalid;
     }
 #endif
+    return std::nullopt;
+}
+
+namespace {
+
+int cmd_solve(const options& o) {
+    if (auto bad = weir_cli::check_backend(o.backend)) return *bad;
     if (!o.witnesses.empty() && o.format == "json")
         return usage("--format json is not available with --witness (witness paths are text, one vertex a line)");
     auto t0 = std::chrono::steady_clock::now();
@@ -188,7 +225,7 @@ int cmd_solve(const options& o) {
     if (!wanted.empty()) {
         // Witnesses come from the host's recording tabulation, whatever the backend.
         auto built = witness_builder::create(L, {.memory_budget = o.memory_budget});
-        if (!built) return solver_failed(built.error());
+        if (!built) return weir_cli::solver_failed(built.error());
         const witness_builder& wb = *built;
         if (o.stats) std::cerr << "weir: witnesses from the recording tabulation: " << wb.stats().to_string() << "\n";
         int status = 0;
@@ -211,21 +248,9 @@ int cmd_solve(const options& o) {
     // flow functions (the larger part of it) go back to the heap for the solve.
     release_flows(*pb);
     solve_stats st;
-    std::vector<std::uint32_t> bits;
-    if (o.backend == "tabulation") {
-        auto out = tabulation_solver(L, {.memory_budget = o.memory_budget}).solve();
-        if (!out) return solver_failed(out.error());
-        st = out->stats;
-        bits = std::move(out->path_edges);
-    } else {
-        auto r = o.backend == "cpu" ? solve_resident<vyre::cpu>(L, o.memory_budget, st)
-#ifdef VYRE_WITH_CUDA
-                 : o.backend == "cuda" ? solve_resident<vyre::cuda>(L, o.memory_budget, st)
-#endif
-                                    : solve_resident<vyre::cpu_ref>(L, o.memory_budget, st);
-        if (!r) return solver_failed(r.error());
-        bits = std::move(*r);
-    }
+    auto solved = weir_cli::solve_layout(L, o.backend, o.memory_budget, st);
+    if (!solved) return weir_cli::solver_failed(solved.error());
+    std::vector<std::uint32_t> bits = std::move(*solved);
     st.seconds_layout = layout_s;
     auto t2 = std::chrono::steady_clock::now();
     write_solution(std::cout, *pb, L, bits, o.format == "json");  // straight from the bits, in 1 MiB blocks
@@ -248,6 +273,7 @@ int main(int argc, char** argv) {
         std::cout << "weir " << vyre::version << "\n";
         return 0;
     }
+    if (cmd == "analyze") return weir_cli::cmd_analyze(argc, argv);
     if (cmd != "solve") return usage("unknown command '" + cmd + "'");
     options o;
     for (int i = 2; i < argc; ++i) {

@@ -1,0 +1,77 @@
+#pragma once
+/// \file weir/llvm/analyze.hpp
+/// `weir::llvm::analysis_session`: one analysis of one module, from the IR to
+/// findings, with the solve left to the caller so that any weir solver
+/// (tabulation, a resident backend) can run it on `layout()` (this is what
+/// `weir analyze` does; spec: analyze.md).
+///
+/// \code
+/// llvm::LLVMContext ctx;
+/// auto m = weir::llvm::load_module({.inputs = {"prog.c"}}, ctx);
+/// weir::llvm::analysis_session s(*m, {.analysis = "taint"});
+/// auto out = weir::ifds::tabulation_solver(s.layout()).solve();
+/// for (auto& f : s.findings(std::move(out->path_edges))) ...
+/// \endcode
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <llvm/IR/Module.h>
+
+#include <weir/ifds/layout.hpp>
+#include <weir/llvm/findings.hpp>
+
+namespace weir::llvm {
+
+/// What to analyze and how.
+struct analyze_options {
+    /// `taint` or `uninit`.
+    std::string analysis = "taint";
+    /// Taint configuration: a JSON file, `libc`, or empty for the default.
+    std::string config;
+    /// Entry functions; empty: `main` when defined, else every externally visible function.
+    std::vector<std::string> entries;
+    /// Fill each finding's `trace` with a realizable path's locations.
+    bool witness = false;
+};
+
+/// Seconds spent in each phase of a session.
+struct phase_times {
+    double points_to = 0, construction = 0, layout = 0, report = 0;
+};
+
+/// One analysis of one module (which must outlive the session).
+class analysis_session {
+public:
+    /// Builds the program model, the analysis and its weir problem, and the
+    /// solver layout. Throws `input_error` for a bad configuration or entry,
+    /// `std::invalid_argument` for an unknown analysis name.
+    analysis_session(const ::llvm::Module& m, const analyze_options& opt);
+    ~analysis_session();
+    analysis_session(analysis_session&&) noexcept;
+    analysis_session& operator=(analysis_session&&) noexcept;
+
+    /// The weir problem's layout: solve it with any solver.
+    const weir::ifds::layout& layout() const;
+    /// The weir problem (names: `p<procedure>`, `n<node>`, `f<fact>`).
+    const weir::ifds::problem& problem() const;
+    /// The findings for the path-edge bits a solver returned for `layout()`,
+    /// sorted, with their sources (taint) and traces (with `witness`).
+    std::vector<finding> findings(std::vector<std::uint32_t> path_edge_bits);
+    /// Sizes for the output's `stats`.
+    analysis_stats stats() const;
+    /// Phase times so far.
+    const phase_times& times() const;
+    /// The analysis name.
+    const std::string& analysis() const;
+
+private:
+    struct impl;
+    std::unique_ptr<impl> d_;
+};
+
+/// The analyses `analysis_session` knows.
+std::vector<std::string> analysis_names();
+
+} // namespace weir::llvm

@@ -1,0 +1,92 @@
+#pragma once
+/// \file weir/llvm/points_to.hpp
+/// A whole-module, flow-insensitive, field-insensitive points-to analysis,
+/// inclusion-based (Andersen) with an on-the-fly call graph: it resolves
+/// function pointers and C++ virtual calls while it solves. Abstract memory
+/// objects are one per `alloca`, global variable, heap allocation site
+/// (`malloc`, `calloc`, `realloc`, `strdup`, `operator new`, `new[]`, ...),
+/// function, and external object (what an entry's pointer parameters, an
+/// unknown external function's result, or a thrown exception address).
+/// Memory is one cell per object (spec: analyze.md, "What each analysis reports").
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SparseBitVector.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/InstrTypes.h>
+#include <llvm/IR/Module.h>
+
+namespace weir::llvm {
+
+/// Dense id of an abstract memory object.
+using object_id = std::uint32_t;
+/// A set of objects.
+using object_set = ::llvm::SparseBitVector<>;
+
+/// What an abstract object stands for.
+enum class object_kind { stack, global, heap, function, external };
+
+/// One abstract memory object.
+struct memory_object {
+    object_kind kind = object_kind::external;
+    /// The `alloca`, global, allocating call, or function; the call or
+    /// argument an external object belongs to (may be null for the exception slot).
+    const ::llvm::Value* site = nullptr;
+    /// The function whose frame holds it (stack objects), else null.
+    const ::llvm::Function* owner = nullptr;
+    /// A readable name (`x` for an alloca named x, `@g`, `heap@F:12`, ...).
+    std::string name;
+};
+
+/// Statistics of one points-to solve.
+struct points_to_stats {
+    std::size_t nodes = 0, objects = 0, copy_edges = 0, iterations = 0, indirect_calls = 0, resolved_targets = 0;
+};
+
+/// The result of the points-to analysis of one module.
+class points_to {
+public:
+    /// Solves for `m`; `entries` get external objects behind their pointer
+    /// parameters (and `main`'s `argv` strings behind `argv`).
+    points_to(const ::llvm::Module& m, std::span<const ::llvm::Function* const> entries);
+
+    /// Every abstract object, by id.
+    const std::vector<memory_object>& objects() const { return objects_; }
+    /// The objects `v` may point to (empty for a value that holds no address).
+    const object_set& pointees(const ::llvm::Value* v) const;
+    /// The objects an object may hold addresses of.
+    const object_set& contents(object_id o) const;
+    /// The objects reachable from `v` through any number of dereferences (`v`'s pointees first).
+    object_set reachable_from(const ::llvm::Value* v) const;
+    /// The object an `alloca`, global variable or allocating call creates, or ~0u.
+    object_id object_of(const ::llvm::Value* site) const;
+    /// The functions a call may invoke: its direct callee, or what the
+    /// callee operand may point to (filtered by arity). May be empty.
+    const std::vector<const ::llvm::Function*>& callees(const ::llvm::CallBase& call) const;
+    /// The statistics.
+    const points_to_stats& stats() const { return stats_; }
+
+private:
+    friend struct points_to_builder;
+    std::vector<memory_object> objects_;
+    std::vector<object_set> pts_;                                ///< per node
+    ::llvm::DenseMap<const ::llvm::Value*, std::uint32_t> node_;  ///< value -> node
+    std::vector<std::uint32_t> content_node_;                    ///< object -> node of what it holds
+    ::llvm::DenseMap<const ::llvm::Value*, object_id> object_of_;
+    ::llvm::DenseMap<const ::llvm::CallBase*, std::vector<const ::llvm::Function*>> callees_;
+    object_set empty_;
+    std::vector<const ::llvm::Function*> no_callees_;
+    points_to_stats stats_;
+};
+
+/// True for the allocation functions whose calls are heap objects.
+bool is_allocator(const ::llvm::Function& f);
+
+/// The function a call invokes directly (through pointer casts), or null.
+const ::llvm::Function* direct_callee(const ::llvm::CallBase& call);
+
+} // namespace weir::llvm

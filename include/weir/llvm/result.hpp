@@ -1,0 +1,54 @@
+#pragma once
+/// \file weir/llvm/result.hpp
+/// `ifds_result`: which facts hold before each ICFG node, read from a weir
+/// solve's path-edge bits, as an analysis asks when it reports findings.
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <weir/ifds/layout.hpp>
+
+namespace weir::llvm {
+
+/// The solution of a compiled analysis: fact f holds at node n when some
+/// realizable path from a seed reaches (n, f).
+class ifds_result {
+public:
+    /// Wraps a layout and the path-edge bits a solver returned for it.
+    ifds_result(const weir::ifds::layout& L, std::vector<std::uint32_t> bits) : L_(&L), bits_(std::move(bits)) {}
+
+    /// True when global fact `f` holds at node `n` (before its instruction).
+    bool holds(std::uint32_t n, weir::ifds::fact_id f) const {
+        const weir::ifds::layout& L = *L_;
+        if (n >= L.num_nodes) return false;
+        const std::uint32_t p = L.node_proc[n];
+        const auto* b = L.proc_facts.data() + L.proc_fact_off[p];
+        const auto* e = L.proc_facts.data() + L.proc_fact_off[p + 1];
+        const auto* it = std::lower_bound(b, e, f);
+        if (it == e || *it != f) return false;
+        const auto d = static_cast<std::uint32_t>(it - b);
+        for (std::uint32_t c = 0; c < L.node_fact_count[n]; ++c) {
+            const std::uint64_t bit = weir::ifds::detail::row_start(L, n, c) + d;
+            if (bits_[bit / 32] >> (bit % 32) & 1u) return true;
+        }
+        return false;
+    }
+    /// True when node `n` is reached at all (the zero fact holds there).
+    bool reached(std::uint32_t n) const { return holds(n, weir::ifds::zero_fact); }
+    /// The number of path edges (set bits).
+    std::uint64_t path_edges() const {
+        std::uint64_t k = 0;
+        for (std::uint32_t w : bits_) k += static_cast<std::uint64_t>(__builtin_popcount(w));
+        return k;
+    }
+    /// The layout.
+    const weir::ifds::layout& layout() const { return *L_; }
+
+private:
+    const weir::ifds::layout* L_;
+    std::vector<std::uint32_t> bits_;
+};
+
+} // namespace weir::llvm

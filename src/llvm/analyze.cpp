@@ -1,0 +1,127 @@
+// One analysis of one module, IR to findings (analyze.hpp).
+
+#include <weir/llvm/analyze.hpp>
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+#include <variant>
+
+#include <weir/ifds/make_layout.hpp>
+#include <weir/ifds/witness.hpp>
+#include <weir/llvm/compile.hpp>
+#include <weir/llvm/program.hpp>
+#include <weir/llvm/result.hpp>
+#include <weir/llvm/taint.hpp>
+#include <weir/llvm/uninit.hpp>
+
+namespace weir::llvm {
+
+namespace {
+double since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+} // namespace
+
+struct analysis_session::impl {
+    const ::llvm::Module* m;
+    analyze_options opt;
+    std::optional<program> prog;
+    std::variant<std::monostate, taint_analysis, uninit_analysis> analysis;
+    compiled_problem compiled;
+    weir::ifds::layout L;
+    phase_times times;
+    analysis_stats stats;
+
+    /// Sources (taint) and the trace of a finding from a witness path.
+    void explain(const weir::ifds::witness_builder& wb, finding& f) const {
+        auto path = wb.witness(f.node, f.fact);
+        if (!path) return;
+        const auto& nodes = prog->nodes();
+        if (f.rule == "taint") {
+            std::size_t k = 0;
+            while (k < path->size() && (*path)[k].second == zero_fact) ++k;
+            if (k == 0) {
+                const auto* fn = prog->procedures()[nodes[(*path)[0].first].proc];
+                if (fn) f.sources.push_back(location_of(*fn));
+            } else if (k < path->size()) {
+                const icfg_node& g = nodes[(*path)[k - 1].first];
+                if (g.inst) f.sources.push_back(location_of(*g.inst));
+            }
+        }
+        if (!opt.witness) return;
+        for (const auto& [n, fact] : *path) {
+            const icfg_node& node = nodes[n];
+            if (!node.inst || node.role != node_role::instruction) continue;
+            source_location l = location_of(*node.inst);
+            if (f.trace.empty() || !(f.trace.back() == l)) f.trace.push_back(std::move(l));
+        }
+    }
+};
+
+std::vector<std::string> analysis_names() { return {"taint", "uninit"}; }
+
+analysis_session::analysis_session(const ::llvm::Module& m, const analyze_options& opt) : d_(std::make_unique<impl>()) {
+    d_->m = &m;
+    d_->opt = opt;
+    if (opt.analysis != "taint" && opt.analysis != "uninit")
+        throw std::invalid_argument("unknown analysis '" + opt.analysis + "' (taint, uninit)");
+    // Configuration first: a malformed file is reported before any work.
+    taint_config config = opt.config.empty() ? default_taint_config() : load_taint_config(opt.config);
+    auto t = std::chrono::steady_clock::now();
+    d_->prog.emplace(m, opt.entries);
+    d_->times.points_to = since(t);
+    t = std::chrono::steady_clock::now();
+    if (opt.analysis == "taint") {
+        auto& a = d_->analysis.emplace<taint_analysis>(*d_->prog, std::move(config));
+        d_->compiled = compile_problem(*d_->prog, a);
+    } else {
+        auto& a = d_->analysis.emplace<uninit_analysis>(*d_->prog);
+        d_->compiled = compile_problem(*d_->prog, a);
+    }
+    d_->times.construction = since(t);
+    t = std::chrono::steady_clock::now();
+    d_->L = weir::ifds::make_layout(d_->compiled.problem);
+    d_->times.layout = since(t);
+    for (const ::llvm::Function& f : m) {
+        if (f.isDeclaration()) continue;
+        ++d_->stats.functions;
+        d_->stats.instructions += f.getInstructionCount();
+    }
+    d_->stats.facts = d_->compiled.facts.size();
+}
+
+analysis_session::~analysis_session() = default;
+analysis_session::analysis_session(analysis_session&&) noexcept = default;
+analysis_session& analysis_session::operator=(analysis_session&&) noexcept = default;
+
+const weir::ifds::layout& analysis_session::layout() const { return d_->L; }
+const weir::ifds::problem& analysis_session::problem() const { return d_->compiled.problem; }
+analysis_stats analysis_session::stats() const { return d_->stats; }
+const phase_times& analysis_session::times() const { return d_->times; }
+const std::string& analysis_session::analysis() const { return d_->opt.analysis; }
+
+std::vector<finding> analysis_session::findings(std::vector<std::uint32_t> bits) {
+    if (bits.size() < d_->L.pe_words)
+        throw std::invalid_argument("weir::llvm::analysis_session::findings: path-edge bits shorter than the layout's");
+    auto t = std::chrono::steady_clock::now();
+    ifds_result r(d_->L, std::move(bits));
+    d_->stats.path_edges = r.path_edges();
+    analysis_context cx(*d_->prog, d_->compiled.facts);
+    std::vector<finding> out = std::visit(
+        [&](auto& a) -> std::vector<finding> {
+            if constexpr (std::is_same_v<std::decay_t<decltype(a)>, std::monostate>) return {};
+            else return a.findings(cx, r);
+        },
+        d_->analysis);
+    if (!out.empty() && (d_->opt.analysis == "taint" || d_->opt.witness)) {
+        // Sources and traces come from the recording tabulation's witnesses.
+        weir::ifds::witness_builder wb(d_->L);
+        for (finding& f : out) d_->explain(wb, f);
+    }
+    sort_findings(out);
+    d_->times.report = since(t);
+    return out;
+}
+
+} // namespace weir::llvm

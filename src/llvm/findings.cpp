@@ -1,0 +1,138 @@
+// Findings: sorting and the text, JSON and SARIF outputs (findings.hpp).
+
+#include <weir/llvm/findings.hpp>
+
+#include <algorithm>
+#include <tuple>
+
+#include <vyre/core/version.hpp>
+
+namespace weir::llvm {
+
+namespace {
+
+/// A JSON string literal (UTF-8 kept; control characters escaped).
+std::string quote(const std::string& s) {
+    std::string out = "\"";
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c < 0x20) {
+                static const char* hex = "0123456789abcdef";
+                out += "\\u00";
+                out += hex[c >> 4];
+                out += hex[c & 15];
+            } else {
+                out += static_cast<char>(c);
+            }
+        }
+    }
+    return out + "\"";
+}
+
+void write_location(std::ostream& os, const source_location& l) {
+    os << "{\"function\": " << quote(l.function) << ", \"file\": " << quote(l.file) << ", \"line\": " << l.line
+       << ", \"column\": " << l.column << "}";
+}
+
+void write_locations(std::ostream& os, const std::vector<source_location>& ls) {
+    os << "[";
+    for (std::size_t k = 0; k < ls.size(); ++k) {
+        if (k) os << ", ";
+        write_location(os, ls[k]);
+    }
+    os << "]";
+}
+
+/// A SARIF location object.
+void write_sarif_location(std::ostream& os, const source_location& l) {
+    os << "{\"physicalLocation\": {\"artifactLocation\": {\"uri\": " << quote(l.file.empty() ? std::string("<unknown>") : l.file)
+       << "}";
+    if (l.line) {
+        os << ", \"region\": {\"startLine\": " << l.line;
+        if (l.column) os << ", \"startColumn\": " << l.column;
+        os << "}";
+    }
+    os << "}, \"logicalLocations\": [{\"name\": " << quote(l.function) << ", \"kind\": \"function\"}]}";
+}
+
+} // namespace
+
+void sort_findings(std::vector<finding>& f) {
+    std::stable_sort(f.begin(), f.end(), [](const finding& a, const finding& b) {
+        return std::tie(a.where.file, a.where.line, a.where.column, a.rule, a.where.function, a.argument) <
+               std::tie(b.where.file, b.where.line, b.where.column, b.rule, b.where.function, b.argument);
+    });
+}
+
+void write_text(std::ostream& os, const std::vector<finding>& fs) {
+    for (const finding& f : fs) {
+        os << f.where.file << ":" << f.where.line << ":" << f.where.column << ": warning: " << f.message << " [" << f.rule
+           << "]\n";
+        for (const source_location& s : f.sources)
+            os << s.file << ":" << s.line << ":" << s.column << ": note: tainted here (in " << s.function << ")\n";
+        for (const source_location& t : f.trace)
+            os << t.file << ":" << t.line << ":" << t.column << ": note: trace (in " << t.function << ")\n";
+    }
+}
+
+void write_json(std::ostream& os, const std::string& analysis, const std::vector<finding>& fs, const analysis_stats& st) {
+    os << "{\"analysis\": " << quote(analysis) << ",\n \"findings\": [";
+    for (std::size_t k = 0; k < fs.size(); ++k) {
+        const finding& f = fs[k];
+        os << (k ? ",\n  " : "\n  ") << "{\"rule\": " << quote(f.rule) << ", \"function\": " << quote(f.where.function);
+        if (f.display_name != f.where.function) os << ", \"display_name\": " << quote(f.display_name);
+        os << ", \"file\": " << quote(f.where.file) << ", \"line\": " << f.where.line << ", \"column\": " << f.where.column
+           << ", \"message\": " << quote(f.message);
+        if (f.rule == "uninit") {
+            os << ", \"variable\": " << quote(f.variable);
+        } else {
+            os << ", \"callee\": " << quote(f.callee) << ", \"argument\": " << f.argument << ", \"sources\": ";
+            write_locations(os, f.sources);
+        }
+        if (!f.trace.empty()) {
+            os << ", \"trace\": ";
+            write_locations(os, f.trace);
+        }
+        os << "}";
+    }
+    os << (fs.empty() ? "],\n" : "\n ],\n");
+    os << " \"stats\": {\"functions\": " << st.functions << ", \"instructions\": " << st.instructions
+       << ", \"facts\": " << st.facts << ", \"path_edges\": " << st.path_edges << "}}\n";
+}
+
+void write_sarif(std::ostream& os, const std::string& analysis, const std::vector<finding>& fs) {
+    os << "{\"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\", \"version\": \"2.1.0\",\n"
+       << " \"runs\": [{\"tool\": {\"driver\": {\"name\": \"weir\", \"version\": " << quote(vyre::version)
+       << ", \"informationUri\": \"https://example.invalid/weir\", \"rules\": [";
+    if (analysis == "uninit")
+        os << "{\"id\": \"uninit\", \"shortDescription\": {\"text\": \"use of an uninitialized value\"}}";
+    else
+        os << "{\"id\": \"taint\", \"shortDescription\": {\"text\": \"tainted data reaches a sink\"}}";
+    os << "]}},\n  \"results\": [";
+    for (std::size_t k = 0; k < fs.size(); ++k) {
+        const finding& f = fs[k];
+        os << (k ? ",\n   " : "\n   ") << "{\"ruleId\": " << quote(f.rule) << ", \"level\": \"warning\", \"message\": {\"text\": "
+           << quote(f.message) << "}, \"locations\": [";
+        write_sarif_location(os, f.where);
+        os << "]";
+        if (!f.trace.empty()) {
+            os << ", \"codeFlows\": [{\"threadFlows\": [{\"locations\": [";
+            for (std::size_t t = 0; t < f.trace.size(); ++t) {
+                os << (t ? ", " : "") << "{\"location\": ";
+                write_sarif_location(os, f.trace[t]);
+                os << "}";
+            }
+            os << "]}]}]";
+        }
+        os << "}";
+    }
+    os << (fs.empty() ? "]}]}\n" : "\n  ]}]}\n");
+}
+
+} // namespace weir::llvm

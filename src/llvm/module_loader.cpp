@@ -1,0 +1,260 @@
+// Loading, compiling and linking the inputs of `weir analyze` (module_loader.hpp).
+
+#include <weir/llvm/module_loader.hpp>
+
+#include <cstdlib>
+#include <optional>
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Program.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/StringSaver.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace weir::llvm {
+
+namespace {
+
+namespace L = ::llvm;
+
+/// A temporary file removed when it goes out of scope.
+struct temp_file {
+    L::SmallString<128> path;
+    explicit temp_file(const char* suffix) {
+        if (auto ec = L::sys::fs::createTemporaryFile("weir", suffix, path))
+            throw input_error("", 0, "cannot create a temporary file: " + ec.message());
+    }
+    ~temp_file() { L::sys::fs::remove(path); }
+    temp_file(const temp_file&) = delete;
+    temp_file& operator=(const temp_file&) = delete;
+};
+
+bool is_source(L::StringRef path) {
+    auto ext = L::sys::path::extension(path);
+    return ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx" || ext == ".C" || ext == ".c++";
+}
+
+std::string find_clang(const load_options& opt) {
+    if (!opt.clang.empty()) return opt.clang;
+    if (const char* env = std::getenv("WEIR_CLANG"); env && *env) return env;
+    if (auto p = L::sys::findProgramByName("clang-14")) return *p;
+    if (auto p = L::sys::findProgramByName("clang")) return *p;
+    throw input_error("", 0, "clang-14 not found on the PATH (install clang-14, or set WEIR_CLANG)");
+}
+
+/// The first lines of a file (for a compiler's error output).
+std::string head_of(L::StringRef path, std::size_t max_lines) {
+    auto buf = L::MemoryBuffer::getFile(path);
+    if (!buf) return {};
+    std::string s;
+    std::size_t lines = 0;
+    for (char c : (*buf)->getBuffer()) {
+        s += c;
+        if (c == '\n' && ++lines == max_lines) break;
+    }
+    while (!s.empty() && s.back() == '\n') s.pop_back();
+    return s;
+}
+
+/// Parses one `.ll`/`.bc` buffer; a parse error names the line.
+std::unique_ptr<L::Module> parse_buffer(L::MemoryBufferRef buf, const std::string& name, L::LLVMContext& ctx) {
+    L::SMDiagnostic diag;
+    auto m = L::parseIR(buf, diag, ctx);
+    if (!m) {
+        std::string msg = diag.getMessage().str();
+        if (msg.empty()) msg = "not LLVM IR (text or bitcode)";
+        throw input_error(name, diag.getLineNo() > 0 ? static_cast<std::size_t>(diag.getLineNo()) : 0,
+                          "invalid LLVM IR: " + msg);
+    }
+    return m;
+}
+
+std::unique_ptr<L::Module> load_ir_file(const std::string& path, const std::string& shown, L::LLVMContext& ctx) {
+    auto buf = L::MemoryBuffer::getFile(path);
+    if (!buf) throw input_error(shown, 0, "cannot read: " + buf.getError().message());
+    return parse_buffer((*buf)->getMemBufferRef(), shown, ctx);
+}
+
+/// Compiles one source with clang into bitcode and loads it.
+std::unique_ptr<L::Module> compile_source(const std::string& clang, const std::string& source,
+                                          std::vector<std::string> flags, const std::string& workdir,
+                                          L::LLVMContext& ctx) {
+    if (!L::sys::fs::exists(source)) throw input_error(source, 0, "no such file");
+    temp_file out(".bc"), err(".txt");
+    std::vector<std::string> args{clang, "-c", "-emit-llvm"};
+    for (auto& f : default_clang_flags()) args.push_back(f);
+    for (auto& f : flags) args.push_back(std::move(f));
+    if (!workdir.empty()) {
+        args.push_back("-working-directory");
+        args.push_back(workdir);
+    }
+    args.push_back(source);
+    args.push_back("-o");
+    args.push_back(std::string(out.path));
+    std::vector<L::StringRef> argv(args.begin(), args.end());
+    L::Optional<L::StringRef> redirects[] = {L::StringRef(""), L::StringRef(err.path), L::StringRef(err.path)};
+    std::string why;
+    bool failed = false;
+    const int rc = L::sys::ExecuteAndWait(clang, argv, L::None, redirects, 0, 0, &why, &failed);
+    if (failed) throw input_error(source, 0, "cannot run " + clang + ": " + why);
+    if (rc != 0) {
+        // The compiler's first message names the line; keep its first lines.
+        std::string msg = head_of(err.path, 8);
+        throw input_error(source, 0, "does not compile (" + clang + " exited with " + std::to_string(rc) + ")" +
+                                         (msg.empty() ? std::string() : ":\n" + msg));
+    }
+    return load_ir_file(std::string(out.path), source, ctx);
+}
+
+/// The translation units of DIR/compile_commands.json as (workdir, file, flags).
+struct translation_unit {
+    std::string dir, file;
+    std::vector<std::string> flags;
+};
+
+std::vector<translation_unit> read_compile_commands(const std::string& dir) {
+    L::SmallString<256> path(dir);
+    L::sys::path::append(path, "compile_commands.json");
+    const std::string shown(path);
+    auto buf = L::MemoryBuffer::getFile(path);
+    if (!buf) throw input_error(shown, 0, "cannot read: " + buf.getError().message());
+    auto text = (*buf)->getBuffer();
+    auto parsed = L::json::parse(text);
+    if (!parsed) {
+        std::string msg = L::toString(parsed.takeError());  // "[LINE:COL, byte=N]: message"
+        std::size_t line = 0;
+        if (msg.size() > 1 && msg[0] == '[') line = std::strtoul(msg.c_str() + 1, nullptr, 10);
+        throw input_error(shown, line, "malformed JSON: " + msg);
+    }
+    const auto* arr = parsed->getAsArray();
+    if (!arr) throw input_error(shown, 1, "expected an array of compile commands");
+    std::vector<translation_unit> out;
+    for (const auto& e : *arr) {
+        const auto* o = e.getAsObject();
+        if (!o) throw input_error(shown, 0, "a compile command is not a JSON object");
+        translation_unit tu;
+        auto d = o->getString("directory");
+        auto f = o->getString("file");
+        if (!d || !f) throw input_error(shown, 0, "a compile command lacks \"directory\" or \"file\"");
+        tu.dir = d->str();
+        L::SmallString<256> file(*f);
+        L::sys::fs::make_absolute(tu.dir, file);
+        tu.file = std::string(file);
+        if (!is_source(tu.file)) continue;  // assembler and other languages are not analysed
+        std::vector<std::string> args;
+        if (const auto* a = o->getArray("arguments")) {
+            for (const auto& x : *a)
+                if (auto s = x.getAsString()) args.push_back(s->str());
+        } else if (auto c = o->getString("command")) {
+            L::BumpPtrAllocator alloc;
+            L::StringSaver saver(alloc);
+            L::SmallVector<const char*, 32> toks;
+            L::cl::TokenizeGNUCommandLine(*c, saver, toks);
+            for (const char* t : toks) args.emplace_back(t);
+        } else {
+            throw input_error(shown, 0, "a compile command lacks \"arguments\" and \"command\"");
+        }
+        // Keep the flags that shape the code (defines, includes, standard...):
+        // drop the compiler, the output, -c and the inputs.
+        for (std::size_t i = 1; i < args.size(); ++i) {
+            const std::string& a = args[i];
+            if (a == "-o" || a == "-MF" || a == "-MT" || a == "-MQ") {
+                ++i;
+                continue;
+            }
+            if (a == "-c" || a == "-MD" || a == "-MMD" || (a.rfind("-o", 0) == 0 && a.size() > 2)) continue;
+            if (!a.empty() && a[0] != '-') {
+                L::SmallString<256> p(a);
+                L::sys::fs::make_absolute(tu.dir, p);
+                if (std::string(p) == tu.file || is_source(a)) continue;
+            }
+            tu.flags.push_back(a);
+        }
+        out.push_back(std::move(tu));
+    }
+    if (out.empty()) throw input_error(shown, 0, "no C or C++ translation unit in it");
+    return out;
+}
+
+void link_into(std::unique_ptr<L::Module>& dest, std::unique_ptr<L::Module> src, const std::string& name) {
+    if (!dest) {
+        dest = std::move(src);
+        return;
+    }
+    std::string msg;
+    L::raw_string_ostream os(msg);
+    auto& ctx = dest->getContext();
+    // Route the linker's diagnostics into the message (the default handler prints them).
+    auto old = ctx.getDiagnosticHandlerCallBack();
+    void* old_ctx = ctx.getDiagnosticContext();
+    struct sink_t {
+        L::raw_string_ostream* os;
+    } sink{&os};
+    ctx.setDiagnosticHandlerCallBack(
+        [](const L::DiagnosticInfo& di, void* c) {
+            L::DiagnosticPrinterRawOStream p(*static_cast<sink_t*>(c)->os);
+            di.print(p);
+        },
+        &sink);
+    const bool failed = L::Linker::linkModules(*dest, std::move(src));
+    ctx.setDiagnosticHandlerCallBack(old, old_ctx);
+    if (failed) throw input_error(name, 0, "cannot link: " + os.str());
+}
+
+} // namespace
+
+std::vector<std::string> default_clang_flags() {
+    return {"-g", "-O0", "-fno-discard-value-names", "-Xclang", "-disable-O0-optnone"};
+}
+
+std::unique_ptr<::llvm::Module> parse_module(const std::string& bytes, const std::string& name, ::llvm::LLVMContext& ctx) {
+    auto buf = L::MemoryBuffer::getMemBuffer(bytes, name, false);
+    auto m = parse_buffer(buf->getMemBufferRef(), name, ctx);
+    std::string msg;
+    L::raw_string_ostream os(msg);
+    if (L::verifyModule(*m, &os)) throw input_error(name, 0, "invalid LLVM IR: " + os.str());
+    return m;
+}
+
+std::unique_ptr<::llvm::Module> load_module(const load_options& opt, ::llvm::LLVMContext& ctx) {
+    if (opt.inputs.empty() && opt.compile_commands_dir.empty()) throw input_error("", 0, "no input given");
+    std::unique_ptr<L::Module> m;
+    std::string clang;
+    for (const auto& in : opt.inputs) {
+        if (is_source(in)) {
+            if (clang.empty()) clang = find_clang(opt);
+            link_into(m, compile_source(clang, in, opt.clang_flags, "", ctx), in);
+        } else {
+            link_into(m, load_ir_file(in, in, ctx), in);
+        }
+    }
+    if (!opt.compile_commands_dir.empty()) {
+        auto tus = read_compile_commands(opt.compile_commands_dir);
+        if (clang.empty()) clang = find_clang(opt);
+        for (auto& tu : tus) {
+            auto flags = tu.flags;
+            flags.insert(flags.end(), opt.clang_flags.begin(), opt.clang_flags.end());
+            link_into(m, compile_source(clang, tu.file, flags, tu.dir, ctx), tu.file);
+        }
+    }
+    std::string msg;
+    L::raw_string_ostream os(msg);
+    const std::string shown = opt.inputs.size() == 1 ? opt.inputs[0] : std::string("the linked module");
+    if (L::verifyModule(*m, &os)) throw input_error(shown, 0, "invalid LLVM IR: " + os.str());
+    return m;
+}
+
+} // namespace weir::llvm

@@ -1,0 +1,251 @@
+// The taint analysis (taint.hpp; spec: analyze.md, "taint").
+
+#include <weir/llvm/taint.hpp>
+
+#include <algorithm>
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+
+#include "flow_rules.hpp"
+#include "names.hpp"
+
+namespace weir::llvm {
+
+namespace L = ::llvm;
+
+namespace {
+/// Argument indices a tag list names for a call with `n` arguments.
+std::vector<unsigned> tagged_args(const std::vector<unsigned>& listed, bool all, int from, unsigned n) {
+    std::vector<unsigned> out;
+    for (unsigned k = 0; k < n; ++k)
+        if (all || (from >= 0 && k >= static_cast<unsigned>(from)) || std::find(listed.begin(), listed.end(), k) != listed.end())
+            out.push_back(k);
+    return out;
+}
+} // namespace
+
+taint_analysis::taint_analysis(const program& prog, taint_config config) : prog_(&prog), config_(std::move(config)) {
+    const points_to& pts = prog.pointers();
+    relevant_.assign(pts.objects().size(), 0);
+    auto mark = [&](const object_set& s) {
+        for (object_id o : s) relevant_[o] = 1;
+    };
+    for (const L::Function& f : prog.module())
+        for (const L::BasicBlock& b : f)
+            for (const L::Instruction& i : b) {
+                if (const auto* st = L::dyn_cast<L::StoreInst>(&i)) {
+                    if (!L::isa<L::Constant>(st->getValueOperand())) mark(pts.pointees(st->getPointerOperand()));
+                } else if (const auto* c = L::dyn_cast<L::CallBase>(&i)) {
+                    for (const L::Function* t : pts.callees(*c)) {
+                        unsigned dst = 0, src = 1;
+                        if (detail::copies_into(*t, dst, src) && c->arg_size() > dst) mark(pts.pointees(c->getArgOperand(dst)));
+                        if (const function_tags* tags = tags_of(*t))
+                            for (unsigned k : tagged_args(tags->source_params, tags->all_params_source, tags->source_params_from,
+                                                          c->arg_size()))
+                                mark(pts.pointees(c->getArgOperand(k)));
+                    }
+                    if (const L::Function* t = direct_callee(*c); t && t->getName() == "__cxa_throw") mark(pts.pointees(c->getArgOperand(0)));
+                }
+            }
+    for (object_id o = 0; o < pts.objects().size(); ++o)
+        if (pts.objects()[o].kind == object_kind::external) relevant_[o] = 1;
+}
+
+void taint_analysis::initial_seeds(analysis_context& cx, seed_list& seeds) {
+    const points_to& pts = cx.pointers();
+    for (const L::Function* e : prog_->entries()) {
+        if (!(config_.untrusted_command_line && e->getName() == "main")) continue;
+        for (const L::Argument& a : e->args()) {
+            seeds.push_back({e, cx.facts().value(&a)});
+            if (a.getType()->isPointerTy())
+                for (object_id o : pts.reachable_from(&a)) seeds.push_back({e, cx.facts().object(o)});
+        }
+    }
+    // Parameters tagged `source` of functions with a body.
+    for (const L::Function* f : prog_->procedures()) {
+        if (!f) continue;
+        const function_tags* tags = tags_of(*f);
+        if (!tags) continue;
+        for (unsigned k : tagged_args(tags->source_params, tags->all_params_source, tags->source_params_from,
+                                      static_cast<unsigned>(f->arg_size()))) {
+            seeds.push_back({f, cx.facts().value(f->getArg(k))});
+            for (object_id o : pts.pointees(f->getArg(k))) seeds.push_back({f, cx.facts().object(o)});
+        }
+    }
+    // Variables tagged `source`: tainted from the start of their scope (globals: of every entry).
+    for (const variable_tag& v : config_.variables) {
+        if (v.cat != "source") continue;
+        for (object_id o = 0; o < pts.objects().size(); ++o) {
+            const memory_object& obj = pts.objects()[o];
+            if (obj.kind == object_kind::global && (v.scope.empty() || v.scope == "global" || v.scope == "::") &&
+                source_name(*obj.site) == v.name) {
+                relevant_[o] = 1;
+                for (const L::Function* e : prog_->entries()) seeds.push_back({e, cx.facts().object(o)});
+            } else if (obj.kind == object_kind::stack && obj.owner &&
+                       (obj.owner->getName() == v.scope || demangle(obj.owner->getName()).rfind(v.scope, 0) == 0) &&
+                       source_name(*obj.site) == v.name) {
+                relevant_[o] = 1;
+                seeds.push_back({obj.owner, cx.facts().object(o)});
+            }
+        }
+    }
+}
+
+void taint_analysis::external_call(analysis_context& cx, const L::CallBase& c, flow& out) {
+    const points_to& pts = cx.pointers();
+    std::optional<fact_id> x;
+    if (!c.getType()->isVoidTy()) x = cx.value_fact(&c);
+    if (x) out.kill(*x);
+    auto targets = detail::external_targets(*prog_, c);
+    const bool unresolved = pts.callees(c).empty();
+    bool result_default = unresolved;  // untagged, uncopying targets: the result follows the arguments
+    for (const L::Function* t : targets) {
+        if (t->isIntrinsic() && !t->getName().startswith("llvm.mem")) {
+            result_default = true;
+            continue;
+        }
+        unsigned dst = 0, src = 1;
+        const function_tags* tags = tags_of(*t);
+        if (detail::copies_into(*t, dst, src) && c.arg_size() > dst) {
+            // Data of the source arguments (and what they point to) goes into the destination's memory.
+            const bool all = detail::copies_all_following(*t);
+            for (unsigned k = src; k < c.arg_size() && (all || k == src); ++k) {
+                const L::Value* a = c.getArgOperand(k);
+                for (object_id d : pts.pointees(c.getArgOperand(dst))) {
+                    if (!relevant(d)) continue;
+                    const fact_id df = cx.facts().object(d);
+                    if (auto af = cx.value_fact(a)) out.transfer(*af, df);
+                    for (object_id s : pts.pointees(a))
+                        if (relevant(s)) out.transfer(cx.facts().object(s), df);
+                }
+            }
+            if (x) {  // strcpy returns its destination
+                if (auto df = cx.value_fact(c.getArgOperand(dst))) out.transfer(*df, *x);
+            }
+        } else if (!tags) {
+            result_default = true;
+        }
+        if (!tags) continue;
+        if (tags->ret_source && x) out.gen(*x);
+        for (unsigned k : tagged_args(tags->source_params, tags->all_params_source, tags->source_params_from, c.arg_size()))
+            for (object_id o : pts.pointees(c.getArgOperand(k)))
+                if (relevant(o)) out.gen(cx.facts().object(o));
+        for (unsigned k : tags->sanitizer_params)
+            if (k < c.arg_size() && targets.size() == 1)
+                for (object_id o : pts.pointees(c.getArgOperand(k))) out.kill(cx.facts().object(o));
+    }
+    if (result_default && x) {
+        for (const L::Use& a : c.args()) {
+            if (auto af = cx.value_fact(a.get())) out.transfer(*af, *x);
+            for (object_id o : pts.pointees(a.get()))
+                if (relevant(o)) out.transfer(cx.facts().object(o), *x);
+        }
+    }
+}
+
+void taint_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, flow& out) {
+    const points_to& pts = cx.pointers();
+    out.identity();
+    if (const auto* st = L::dyn_cast<L::StoreInst>(&i)) {
+        const L::Value* p = st->getPointerOperand();
+        // A strong update when p is the variable itself: what was there is gone.
+        if (L::isa<L::AllocaInst>(p) || L::isa<L::GlobalVariable>(p))
+            if (const object_id o = pts.object_of(p); o != ~0u && relevant(o)) out.kill(cx.facts().object(o));
+        if (auto v = cx.value_fact(st->getValueOperand()))
+            for (object_id o : pts.pointees(p))
+                if (relevant(o)) out.transfer(*v, cx.facts().object(o));
+        return;
+    }
+    if (const auto* ld = L::dyn_cast<L::LoadInst>(&i)) {
+        const fact_id x = cx.facts().value(ld);
+        out.kill(x);
+        if (auto pf = cx.value_fact(ld->getPointerOperand())) out.transfer(*pf, x);
+        for (object_id o : pts.pointees(ld->getPointerOperand()))
+            if (relevant(o)) out.transfer(cx.facts().object(o), x);
+        return;
+    }
+    if (const auto* c = L::dyn_cast<L::CallBase>(&i)) {
+        external_call(cx, *c, out);
+        return;
+    }
+    if (L::isa<L::AllocaInst>(&i)) return;
+    if (L::isa<L::AtomicRMWInst>(&i) || L::isa<L::AtomicCmpXchgInst>(&i)) {
+        const L::Value* p = i.getOperand(0);
+        const fact_id x = cx.facts().value(&i);
+        out.kill(x);
+        for (object_id o : pts.pointees(p)) {
+            if (!relevant(o)) continue;
+            out.transfer(cx.facts().object(o), x);
+            for (unsigned k = 1; k < i.getNumOperands(); ++k)
+                if (auto v = cx.value_fact(i.getOperand(k))) out.transfer(*v, cx.facts().object(o));
+        }
+        return;
+    }
+    if (const auto* ret = L::dyn_cast<L::ReturnInst>(&i)) {
+        if (const L::Value* v = ret->getReturnValue())
+            if (auto f = cx.value_fact(v)) out.transfer(*f, cx.facts().returned(ret->getFunction()));
+        return;
+    }
+    detail::operands_to_result(cx, i, out);
+}
+
+void taint_analysis::call_flow(analysis_context& cx, const L::CallBase& c, const L::Function& callee, flow& out) {
+    detail::arguments_to_parameters(cx, c, callee, out);
+    detail::accessed_objects_pass(cx, callee, [&](object_id o) { return relevant(o); }, out);
+}
+
+void taint_analysis::return_flow(analysis_context& cx, const L::CallBase& c, const L::Function& callee, flow& out) {
+    if (!c.getType()->isVoidTy()) out.transfer(cx.facts().returned(&callee), cx.facts().value(&c));
+    detail::accessed_objects_pass(cx, callee, [&](object_id o) { return relevant(o); }, out);
+}
+
+void taint_analysis::call_to_return_flow(analysis_context& cx, const L::CallBase& c, flow& out) {
+    detail::around_defined_callees(cx, c, [&](object_id o) { return relevant(o); }, out);
+    if (prog_->may_call_external(c)) external_call(cx, c, out);
+}
+
+std::vector<finding> taint_analysis::findings(analysis_context& cx, const ifds_result& r) const {
+    std::vector<finding> out;
+    const points_to& pts = cx.pointers();
+    for (std::uint32_t n = 0; n < prog_->nodes().size(); ++n) {
+        const icfg_node& node = prog_->nodes()[n];
+        if (node.role != node_role::instruction) continue;
+        const auto* c = L::dyn_cast<L::CallBase>(node.inst);
+        if (!c || !r.reached(n)) continue;
+        for (const L::Function* t : pts.callees(*c)) {
+            const function_tags* tags = tags_of(*t);
+            if (!tags) continue;
+            for (unsigned k : tagged_args(tags->sink_params, tags->all_params_sink, -1, c->arg_size())) {
+                const L::Value* a = c->getArgOperand(k);
+                std::optional<fact_id> why;
+                if (auto f = cx.facts().find_value(a); f && r.holds(n, *f)) why = *f;
+                if (!why)
+                    for (object_id o : pts.pointees(a))
+                        if (auto f = cx.facts().find_object(o); f && r.holds(n, *f)) {
+                            why = *f;
+                            break;
+                        }
+                if (!why) continue;
+                if (std::any_of(out.begin(), out.end(), [&](const finding& x) { return x.node == n && x.argument == int(k); }))
+                    continue;
+                finding fd;
+                fd.rule = "taint";
+                fd.where = location_of(*c);
+                fd.display_name = demangle(c->getFunction()->getName());
+                fd.callee = t->getName().str();
+                fd.argument = static_cast<int>(k);
+                fd.message = "tainted value reaches argument " + std::to_string(k) + " of " + short_function_name(t->getName());
+                fd.node = n;
+                fd.fact = *why;
+                out.push_back(std::move(fd));
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace weir::llvm

@@ -1,0 +1,175 @@
+// `weir analyze`: taint and uninitialized-variable analyses of C/C++ programs
+// through LLVM IR (spec: analyze.md). Built with the LLVM frontend
+// (libweir-llvm); without it the command says so and exits 2.
+//
+//   weir analyze [--analysis taint|uninit] [--config FILE|libc] [--entry NAME]... [-p DIR]
+//                [--backend tabulation|cpu-ref|cpu|cuda] [--format text|json|sarif]
+//                [--witness] [--stats] [--fail-on-findings] INPUT... [-- CLANG_FLAGS...]
+//
+// stdout: the findings; stderr: errors, --stats, a progress line on a terminal.
+// Exit status: 0 success (whatever was found), 1 findings with --fail-on-findings,
+// 2 bad input or usage, 4 the backend's device is missing.
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "weir_cli.hpp"
+
+#ifdef WEIR_WITH_LLVM
+#include <llvm/IR/LLVMContext.h>
+
+#include <weir/llvm/analyze.hpp>
+#include <weir/llvm/module_loader.hpp>
+#endif
+
+namespace weir_cli {
+
+#ifndef WEIR_WITH_LLVM
+int cmd_analyze(int, char**) {
+    std::cerr << "weir: 'analyze' is not available in this build (it needs LLVM 14 at build time: "
+                 "install llvm-14-dev and reconfigure with -Dllvm=enabled)\n";
+    return exit_invalid;
+}
+#else
+
+namespace {
+
+/// A progress line on stderr when it is a terminal.
+class progress {
+public:
+    progress() : tty_(isatty(2)) {}
+    void phase(const char* what) {
+        if (tty_) std::fprintf(stderr, "\rweir: %-40s", what);
+    }
+    void done() {
+        if (tty_) std::fprintf(stderr, "\r%50s\r", "");
+    }
+
+private:
+    bool tty_;
+};
+
+double since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+} // namespace
+
+int cmd_analyze(int argc, char** argv) {
+    weir::llvm::load_options load;
+    weir::llvm::analyze_options opt;
+    std::string backend = "cpu", format = "text";
+    bool stats = false, fail_on_findings = false;
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&]() -> std::optional<std::string> {
+            if (i + 1 >= argc) return std::nullopt;
+            return std::string(argv[++i]);
+        };
+        if (a == "--") {
+            for (++i; i < argc; ++i) load.clang_flags.emplace_back(argv[i]);
+            break;
+        }
+        if (a == "--help" || a == "-h") return help();
+        if (a == "--analysis") {
+            auto v = value();
+            if (!v) return usage("--analysis needs a name (taint, uninit)");
+            if (*v == "lca") {
+                std::cerr << "weir: analysis 'lca' needs the IDE solver, which this release does not have yet "
+                             "(available: taint, uninit)\n";
+                return exit_invalid;
+            }
+            if (*v != "taint" && *v != "uninit") return usage("unknown analysis '" + *v + "' (taint, uninit)");
+            opt.analysis = *v;
+        } else if (a == "--config") {
+            auto v = value();
+            if (!v) return usage("--config needs a file (or libc)");
+            opt.config = *v;
+        } else if (a == "--entry") {
+            auto v = value();
+            if (!v) return usage("--entry needs a function name");
+            opt.entries.push_back(*v);
+        } else if (a == "-p") {
+            auto v = value();
+            if (!v) return usage("-p needs a directory holding compile_commands.json");
+            load.compile_commands_dir = *v;
+        } else if (a == "--backend") {
+            auto v = value();
+            if (!v) return usage("--backend needs a name");
+            backend = *v;
+        } else if (a == "--format") {
+            auto v = value();
+            if (!v || (*v != "text" && *v != "json" && *v != "sarif")) return usage("--format is text, json or sarif");
+            format = *v;
+        } else if (a == "--witness") {
+            opt.witness = true;
+        } else if (a == "--stats") {
+            stats = true;
+        } else if (a == "--fail-on-findings") {
+            fail_on_findings = true;
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usage("unknown option '" + a + "'");
+        } else {
+            load.inputs.push_back(a);
+        }
+    }
+    if (load.inputs.empty() && load.compile_commands_dir.empty()) return usage("no input given");
+    if (auto bad = check_backend(backend)) return *bad;
+
+    progress bar;
+    std::vector<weir::llvm::finding> findings;
+    std::string analysis;
+    weir::llvm::analysis_stats sizes;
+    try {
+        auto t = std::chrono::steady_clock::now();
+        bar.phase("loading IR");
+        ::llvm::LLVMContext ctx;
+        auto module = weir::llvm::load_module(load, ctx);
+        const double load_s = since(t);
+        bar.phase("points-to, building the problem");
+        weir::llvm::analysis_session session(*module, opt);
+        bar.phase("solving");
+        t = std::chrono::steady_clock::now();
+        weir::ifds::solve_stats st;
+        auto bits = solve_layout(session.layout(), backend, 0, st);
+        bar.done();
+        if (!bits) return solver_failed(bits.error());
+        const double solve_s = since(t);
+        bar.phase("reporting");
+        findings = session.findings(std::move(*bits));
+        bar.done();
+        analysis = session.analysis();
+        sizes = session.stats();
+        if (stats) {
+            const auto& tm = session.times();
+            const auto& L = session.layout();
+            std::cerr << "weir: analysis=" << analysis << " backend=" << backend << " functions=" << sizes.functions
+                      << " instructions=" << sizes.instructions << " nodes=" << L.num_nodes << " facts=" << sizes.facts
+                      << " rows=" << L.num_rows << " path_edges=" << sizes.path_edges << " findings=" << findings.size()
+                      << " t_load=" << load_s << " t_points_to=" << tm.points_to << " t_construction=" << tm.construction
+                      << " t_layout=" << tm.layout << " t_solve=" << solve_s << " t_report=" << tm.report << "\n";
+        }
+    } catch (const weir::llvm::input_error& e) {
+        bar.done();
+        std::cerr << "weir: " << e.what() << "\n";
+        return exit_invalid;
+    } catch (const std::invalid_argument& e) {
+        bar.done();
+        std::cerr << "weir: " << e.what() << "\n";
+        return exit_invalid;
+    }
+    if (format == "json") weir::llvm::write_json(std::cout, analysis, findings, sizes);
+    else if (format == "sarif") weir::llvm::write_sarif(std::cout, analysis, findings);
+    else weir::llvm::write_text(std::cout, findings);
+    std::cout.flush();
+    return fail_on_findings && !findings.empty() ? exit_findings : 0;
+}
+
+#endif
+
+} // namespace weir_cli

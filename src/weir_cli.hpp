@@ -1,0 +1,34 @@
+#pragma once
+// What the `weir` CLI's commands share (weir_cli.cpp, weir_analyze.cpp).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <vyre/core/result.hpp>
+#include <weir/ifds/layout.hpp>
+#include <weir/ifds/stats.hpp>
+
+namespace weir_cli {
+
+/// Exit statuses (both commands).
+inline constexpr int exit_findings = 1;   ///< analyze --fail-on-findings found something
+inline constexpr int exit_invalid = 2;    ///< bad input or usage
+inline constexpr int exit_no_device = 4;  ///< the backend's device is missing or lost
+
+/// A usage error on stderr; returns exit_invalid.
+int usage(const std::string& why);
+/// The usage on stdout; returns 0.
+int help();
+/// An error status when `backend` is unknown or not in this build (message printed), else nullopt.
+std::optional<int> check_backend(const std::string& backend);
+/// Solves a layout on `backend` (tabulation, cpu-ref, cpu, cuda); returns the path-edge bits.
+vyre::result<std::vector<std::uint32_t>> solve_layout(const weir::ifds::layout& L, const std::string& backend,
+                                                      std::uint64_t memory_budget, weir::ifds::solve_stats& st);
+/// Prints a solver error; returns the exit status for it.
+int solver_failed(const vyre::backend_error& e);
+/// `weir analyze ...` (argv[1] is "analyze").
+int cmd_analyze(int argc, char** argv);
+
+} // namespace weir_cli
