@@ -54,6 +54,7 @@ struct analysis_session::impl {
             const icfg_node& node = nodes[n];
             if (!node.inst || node.role != node_role::instruction) continue;
             source_location l = location_of(*node.inst);
+            if (l.line == 0) continue;  // compiler-made instructions (frame set-up) say nothing
             if (f.trace.empty() || !(f.trace.back() == l)) f.trace.push_back(std::move(l));
         }
     }

@@ -74,6 +74,7 @@ void write_text(std::ostream& os, const std::vector<finding>& fs) {
     for (const finding& f : fs) {
         os << f.where.file << ":" << f.where.line << ":" << f.where.column << ": warning: " << f.message << " [" << f.rule
            << "]\n";
+        if (f.trace.empty()) continue;  // notes only with --witness: one line per finding otherwise
         for (const source_location& s : f.sources)
             os << s.file << ":" << s.line << ":" << s.column << ": note: tainted here (in " << s.function << ")\n";
         for (const source_location& t : f.trace)
