@@ -121,6 +121,7 @@ int cmd_analyze(int argc, char** argv) {
     if (load.inputs.empty() && load.compile_commands_dir.empty()) return usage("no input given");
     if (auto bad = check_backend(backend)) return *bad;
 
+    weir::llvm::stop_on_llvm_fatal_errors("weir");
     progress bar;
     std::vector<weir::llvm::finding> findings;
     std::string analysis;

@@ -2,21 +2,26 @@
 
 #include <weir/llvm/module_loader.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/AsmParser/LLParser.h>
 #include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/DebugInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/DataLayout.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/IRReader/IRReader.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/JSON.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
@@ -24,11 +29,15 @@
 #include <llvm/Support/StringSaver.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "json.hpp"
+
 namespace weir::llvm {
 
 namespace {
 
 namespace L = ::llvm;
+using detail::json_reader;
+using detail::json_value;
 
 /// A temporary file removed when it goes out of scope.
 struct temp_file {
@@ -69,23 +78,67 @@ std::string head_of(L::StringRef path, std::size_t max_lines) {
     return s;
 }
 
-/// Parses one `.ll`/`.bc` buffer; a parse error names the line.
+/// LLVM's text parser stops the process (report_fatal_error) on a malformed
+/// `target datalayout`: check each such string first, as an input error.
+void check_datalayouts(L::StringRef text, const std::string& name) {
+    static constexpr L::StringLiteral key("target datalayout");
+    for (std::size_t at = text.find(key); at != L::StringRef::npos; at = text.find(key, at + key.size())) {
+        const std::size_t open = text.find('"', at), close = open == L::StringRef::npos ? open : text.find('"', open + 1);
+        if (close == L::StringRef::npos) return;  // the parser reports what is wrong here
+        auto dl = L::DataLayout::parse(text.slice(open + 1, close));
+        if (!dl)
+            throw input_error(name, static_cast<std::size_t>(text.take_front(at).count('\n')) + 1,
+                              "invalid LLVM IR: malformed target datalayout: " + L::toString(dl.takeError()));
+    }
+}
+
+/// A parse error as an input error with its line.
+[[noreturn]] void parse_failed(const L::SMDiagnostic& diag, const std::string& name) {
+    std::string msg = diag.getMessage().str();
+    if (msg.empty()) msg = "not LLVM IR (text or bitcode)";
+    throw input_error(name, diag.getLineNo() > 0 ? static_cast<std::size_t>(diag.getLineNo()) : 0, "invalid LLVM IR: " + msg);
+}
+
+/// Parses one `.ll`/`.bc` buffer; a parse error names the line. Text goes
+/// straight to LLVM's parser without its debug-info upgrade, which would stop
+/// the process on a module that does not verify: `verified` checks it instead.
 std::unique_ptr<L::Module> parse_buffer(L::MemoryBufferRef buf, const std::string& name, L::LLVMContext& ctx) {
     L::SMDiagnostic diag;
-    auto m = L::parseIR(buf, diag, ctx);
-    if (!m) {
-        std::string msg = diag.getMessage().str();
-        if (msg.empty()) msg = "not LLVM IR (text or bitcode)";
-        throw input_error(name, diag.getLineNo() > 0 ? static_cast<std::size_t>(diag.getLineNo()) : 0,
-                          "invalid LLVM IR: " + msg);
+    if (L::isBitcode(reinterpret_cast<const unsigned char*>(buf.getBufferStart()),
+                     reinterpret_cast<const unsigned char*>(buf.getBufferEnd()))) {
+        auto m = L::parseIR(buf, diag, ctx);
+        if (!m) parse_failed(diag, name);
+        return m;
     }
+    check_datalayouts(buf.getBuffer(), name);
+    L::SourceMgr sm;
+    sm.AddNewSourceBuffer(L::MemoryBuffer::getMemBuffer(buf, false), L::SMLoc());
+    auto m = std::make_unique<L::Module>(buf.getBufferIdentifier(), ctx);
+    if (L::LLParser(buf.getBuffer(), sm, diag, m.get(), nullptr, ctx).Run(/*UpgradeDebugInfo=*/false))
+        parse_failed(diag, name);
     return m;
+}
+
+/// Verifies a module: broken IR is an input error; broken debug information
+/// alone is dropped with a warning (as LLVM's own loaders do).
+void verified(L::Module& m, const std::string& name) {
+    std::string msg;
+    L::raw_string_ostream os(msg);
+    bool broken_debug_info = false;
+    if (L::verifyModule(m, &os, &broken_debug_info)) throw input_error(name, 0, "invalid LLVM IR: " + os.str());
+    if (broken_debug_info) {
+        std::fprintf(stderr, "weir: %s: warning: ignoring invalid debug information (findings will have no lines)\n",
+                     name.c_str());
+        L::StripDebugInfo(m);
+    }
 }
 
 std::unique_ptr<L::Module> load_ir_file(const std::string& path, const std::string& shown, L::LLVMContext& ctx) {
     auto buf = L::MemoryBuffer::getFile(path);
     if (!buf) throw input_error(shown, 0, "cannot read: " + buf.getError().message());
-    return parse_buffer((*buf)->getMemBufferRef(), shown, ctx);
+    auto m = parse_buffer((*buf)->getMemBufferRef(), shown, ctx);
+    verified(*m, shown);  // before linking: the linker expects valid modules
+    return m;
 }
 
 /// Compiles one source with clang into bitcode and loads it.
@@ -131,41 +184,35 @@ std::vector<translation_unit> read_compile_commands(const std::string& dir) {
     const std::string shown(path);
     auto buf = L::MemoryBuffer::getFile(path);
     if (!buf) throw input_error(shown, 0, "cannot read: " + buf.getError().message());
-    auto text = (*buf)->getBuffer();
-    auto parsed = L::json::parse(text);
-    if (!parsed) {
-        std::string msg = L::toString(parsed.takeError());  // "[LINE:COL, byte=N]: message"
-        std::size_t line = 0;
-        if (msg.size() > 1 && msg[0] == '[') line = std::strtoul(msg.c_str() + 1, nullptr, 10);
-        throw input_error(shown, line, "malformed JSON: " + msg);
-    }
-    const auto* arr = parsed->getAsArray();
-    if (!arr) throw input_error(shown, 1, "expected an array of compile commands");
+    const json_value root = json_reader((*buf)->getBuffer(), shown).parse();
+    if (root.kind != json_value::array_v) throw input_error(shown, root.line, "expected an array of compile commands");
     std::vector<translation_unit> out;
-    for (const auto& e : *arr) {
-        const auto* o = e.getAsObject();
-        if (!o) throw input_error(shown, 0, "a compile command is not a JSON object");
+    for (const json_value& o : root.items) {
+        if (o.kind != json_value::object_v) throw input_error(shown, o.line, "a compile command is not a JSON object");
         translation_unit tu;
-        auto d = o->getString("directory");
-        auto f = o->getString("file");
-        if (!d || !f) throw input_error(shown, 0, "a compile command lacks \"directory\" or \"file\"");
-        tu.dir = d->str();
-        L::SmallString<256> file(*f);
+        const json_value* d = o.get("directory");
+        const json_value* f = o.get("file");
+        if (!d || !f || d->kind != json_value::string_v || f->kind != json_value::string_v)
+            throw input_error(shown, o.line, "a compile command lacks the strings \"directory\" and \"file\"");
+        tu.dir = d->str;
+        L::SmallString<256> file(f->str);
         L::sys::fs::make_absolute(tu.dir, file);
         tu.file = std::string(file);
         if (!is_source(tu.file)) continue;  // assembler and other languages are not analysed
         std::vector<std::string> args;
-        if (const auto* a = o->getArray("arguments")) {
-            for (const auto& x : *a)
-                if (auto s = x.getAsString()) args.push_back(s->str());
-        } else if (auto c = o->getString("command")) {
+        if (const json_value* a = o.get("arguments"); a && a->kind == json_value::array_v) {
+            for (const json_value& x : a->items) {
+                if (x.kind != json_value::string_v) throw input_error(shown, x.line, "\"arguments\" holds a non-string");
+                args.push_back(x.str);
+            }
+        } else if (const json_value* c = o.get("command"); c && c->kind == json_value::string_v) {
             L::BumpPtrAllocator alloc;
             L::StringSaver saver(alloc);
             L::SmallVector<const char*, 32> toks;
-            L::cl::TokenizeGNUCommandLine(*c, saver, toks);
+            L::cl::TokenizeGNUCommandLine(c->str, saver, toks);
             for (const char* t : toks) args.emplace_back(t);
         } else {
-            throw input_error(shown, 0, "a compile command lacks \"arguments\" and \"command\"");
+            throw input_error(shown, o.line, "a compile command lacks \"arguments\" (an array) and \"command\" (a string)");
         }
         // Keep the flags that shape the code (defines, includes, standard...):
         // drop the compiler, the output, -c and the inputs.
@@ -216,6 +263,17 @@ void link_into(std::unique_ptr<L::Module>& dest, std::unique_ptr<L::Module> src,
 
 } // namespace
 
+void stop_on_llvm_fatal_errors(const char* tool) {
+    static std::string prefix;
+    prefix = tool;
+    L::install_fatal_error_handler(
+        [](void*, const char* reason, bool) {
+            std::fprintf(stderr, "%s: LLVM could not read the input: %s\n", prefix.c_str(), reason);
+            std::_Exit(2);
+        },
+        nullptr);
+}
+
 std::vector<std::string> default_clang_flags() {
     return {"-g", "-O0", "-fno-discard-value-names", "-Xclang", "-disable-O0-optnone"};
 }
@@ -223,9 +281,7 @@ std::vector<std::string> default_clang_flags() {
 std::unique_ptr<::llvm::Module> parse_module(const std::string& bytes, const std::string& name, ::llvm::LLVMContext& ctx) {
     auto buf = L::MemoryBuffer::getMemBuffer(bytes, name, false);
     auto m = parse_buffer(buf->getMemBufferRef(), name, ctx);
-    std::string msg;
-    L::raw_string_ostream os(msg);
-    if (L::verifyModule(*m, &os)) throw input_error(name, 0, "invalid LLVM IR: " + os.str());
+    verified(*m, name);
     return m;
 }
 
@@ -250,10 +306,7 @@ std::unique_ptr<::llvm::Module> load_module(const load_options& opt, ::llvm::LLV
             link_into(m, compile_source(clang, tu.file, flags, tu.dir, ctx), tu.file);
         }
     }
-    std::string msg;
-    L::raw_string_ostream os(msg);
-    const std::string shown = opt.inputs.size() == 1 ? opt.inputs[0] : std::string("the linked module");
-    if (L::verifyModule(*m, &os)) throw input_error(shown, 0, "invalid LLVM IR: " + os.str());
+    verified(*m, opt.inputs.size() == 1 ? opt.inputs[0] : std::string("the linked module"));
     return m;
 }
 

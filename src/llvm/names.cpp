@@ -17,21 +17,35 @@ namespace weir::llvm {
 
 namespace L = ::llvm;
 
+namespace {
+// Debug information is read defensively: a module may verify with odd
+// operands there (the casts in LLVM's accessors assert on them).
+std::string string_of(const L::Metadata* m) {
+    const auto* s = L::dyn_cast_or_null<L::MDString>(m);
+    return s ? s->getString().str() : std::string();
+}
+std::string file_of(const L::DIScope* scope) {
+    const auto* f = scope ? L::dyn_cast_or_null<L::DIFile>(scope->getRawFile()) : nullptr;
+    return f ? string_of(f->getRawFilename()) : std::string();
+}
+std::string name_of(const L::DIVariable* var) { return var ? string_of(var->getRawName()) : std::string(); }
+} // namespace
+
 std::string source_name(const L::Value& v) {
     auto* mv = const_cast<L::Value*>(&v);
     if (const auto* g = L::dyn_cast<L::GlobalVariable>(&v)) {
         L::SmallVector<L::DIGlobalVariableExpression*, 1> exprs;
         g->getDebugInfo(exprs);
         for (auto* e : exprs)
-            if (auto* var = e->getVariable(); var && !var->getName().empty()) return var->getName().str();
+            if (std::string n = name_of(L::dyn_cast_or_null<L::DIGlobalVariable>(e->getRawVariable())); !n.empty()) return n;
         return g->getName().str();
     }
     for (L::DbgVariableIntrinsic* d : L::FindDbgAddrUses(mv))
-        if (auto* var = d->getVariable(); var && !var->getName().empty()) return var->getName().str();
+        if (std::string n = name_of(L::dyn_cast_or_null<L::DILocalVariable>(d->getRawVariable())); !n.empty()) return n;
     L::SmallVector<L::DbgValueInst*, 2> values;
     L::findDbgValues(values, mv);
     for (auto* d : values)
-        if (auto* var = d->getVariable(); var && !var->getName().empty()) return var->getName().str();
+        if (std::string n = name_of(L::dyn_cast_or_null<L::DILocalVariable>(d->getRawVariable())); !n.empty()) return n;
     if (v.hasName()) return v.getName().str();
     return "<unnamed>";
 }
@@ -53,8 +67,8 @@ std::string short_function_name(L::StringRef ir_name) {
 source_location location_of(const L::Function& f) {
     source_location loc;
     loc.function = f.getName().str();
-    if (const L::DISubprogram* sp = f.getSubprogram()) {
-        loc.file = sp->getFilename().str();
+    if (const auto* sp = L::dyn_cast_or_null<L::DISubprogram>(f.getMetadata(L::LLVMContext::MD_dbg))) {
+        loc.file = file_of(sp);
         loc.line = sp->getLine();
     }
     return loc;
@@ -69,7 +83,7 @@ source_location location_of(const L::Instruction& i) {
     }
     source_location loc;
     loc.function = i.getFunction()->getName().str();
-    if (const auto* scope = L::dyn_cast<L::DIScope>(dl.getScope())) loc.file = scope->getFilename().str();
+    if (const auto* scope = L::dyn_cast_or_null<L::DIScope>(dl->getRawScope())) loc.file = file_of(scope);
     loc.line = dl.getLine();
     loc.column = dl.getCol();
     return loc;

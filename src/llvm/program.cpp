@@ -70,6 +70,9 @@ program::program(const L::Module& m, const std::vector<std::string>& entry_names
         for (const L::Function& f : m)
             if (!f.isDeclaration() && !f.hasLocalLinkage()) entries_.push_back(&f);
     }
+    if (entries_.empty())
+        throw input_error(m.getModuleIdentifier(), 0,
+                          "nothing to analyze: no externally visible function with a body (name one with --entry)");
     const bool has_main = entries_.size() == 1 && entries_[0]->getName() == "main";
     if (has_main) {
         ctors_ = structors(m, "llvm.global_ctors");

@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets and runs each for a while; `./run fuzz` calls it.
 #   test/fuzz/fuzz.sh [SECONDS] [TARGET...]
 # SECONDS per target (default 60); TARGETs from: ir ifds_load ifds_solve
-# (default all). Builds into build-fuzz/ (FUZZ_DIR), fuzzes a scratch corpus
+# llvm_config llvm_ir (default all; the llvm_ ones need LLVM 14, llvm-14-dev).
+# Builds into build-fuzz/ (FUZZ_DIR), fuzzes a scratch corpus
 # build-fuzz/corpus/TARGET seeded from test/fuzz/corpus/TARGET and
 # test/fuzz/regressions/TARGET (nothing new is written under test/), and
 # writes crashing inputs to build-fuzz/artifacts/TARGET/. Ends with
@@ -14,7 +15,7 @@ FUZZ_DIR=${FUZZ_DIR:-build-fuzz}
 secs=${1:-60}
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(ir ifds_load ifds_solve)
+[ ${#targets[@]} -eq 0 ] && targets=(ir ifds_load ifds_solve llvm_config llvm_ir)
 case "$secs" in
   ''|*[!0-9]*) echo "fuzz: SECONDS must be a whole number, got '$secs'" >&2; exit 2 ;;
 esac
@@ -49,6 +50,8 @@ ensure_fuzz_deps() {
 dict_of() {
   case "$1" in
     ir) echo test/fuzz/ir.dict ;;
+    llvm_config) echo test/fuzz/json.dict ;;
+    llvm_ir) echo test/fuzz/llvm_ir.dict ;;
     *) echo test/fuzz/ifds.dict ;;
   esac
 }
@@ -56,12 +59,18 @@ dict_of() {
 # Builds build-fuzz/fuzz_TARGET unless it is newer than every source it uses.
 build_target() {
   local t=$1 bin="$FUZZ_DIR/fuzz_$1"
-  if [ -x "$bin" ] && [ -z "$(find include test/fuzz test/support -newer "$bin" -type f -print -quit)" ]; then
+  if [ -x "$bin" ] && [ -z "$(find include src/llvm test/fuzz test/support -newer "$bin" -type f -print -quit)" ]; then
     return 0
   fi
   echo "fuzz: building $bin" >&2
+  # The LLVM frontend's targets take its sources and link LLVM (uninstrumented).
+  local extra=()
+  case "$t" in
+    llvm_*) extra=(src/llvm/*.cpp -I"$(llvm-config-14 --includedir)" -L"$(llvm-config-14 --libdir)" -lLLVM-14
+                   -Wl,-rpath,"$(llvm-config-14 --libdir)") ;;
+  esac
   clang++ -std=c++20 -O1 -g -ffp-contract=off -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -Iinclude -Itest "test/fuzz/${t}_fuzz.cpp" -o "$bin" -pthread
+    -Iinclude -Itest "test/fuzz/${t}_fuzz.cpp" "${extra[@]}" -o "$bin" -pthread
 }
 
 ensure_fuzz_deps

@@ -41,4 +41,10 @@ std::unique_ptr<::llvm::Module> load_module(const load_options& opt, ::llvm::LLV
 /// and tests.
 std::unique_ptr<::llvm::Module> parse_module(const std::string& bytes, const std::string& name, ::llvm::LLVMContext& ctx);
 
+/// For command-line tools: makes LLVM's own fatal errors (which end the
+/// process from inside LLVM on some malformed inputs the loader cannot check
+/// beforehand) print `TOOL: LLVM could not read the input: REASON` and exit
+/// with status 2, as bad input does, instead of aborting.
+void stop_on_llvm_fatal_errors(const char* tool);
+
 } // namespace weir::llvm

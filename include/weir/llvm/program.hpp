@@ -36,7 +36,8 @@ class program {
 public:
     /// Builds the model of `m` (which must outlive it). `entry_names` empty:
     /// `main` when defined, else every externally visible defined function.
-    /// Throws `input_error` for an entry that names no defined function.
+    /// Throws `input_error` for an entry that names no defined function, or
+    /// when there is no entry at all.
     program(const ::llvm::Module& m, const std::vector<std::string>& entry_names);
 
     /// The module.

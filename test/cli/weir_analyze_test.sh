@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# `weir analyze` end to end against spec/analyze.md, beyond the per-rule
+# programs of test/llvm: inputs (C source, .ll, .bc, several linked, -p with
+# compile_commands.json, clang flags after --), the three output formats (JSON
+# fields, SARIF 2.1.0's required fields, compiler-style text), --witness,
+# --entry, --fail-on-findings, --stats on stderr only, and exit status 2 with
+# a message naming the file (and line) for bad input.
+set -u
+WEIR=$1
+CLANG=$2
+LLVM_AS=${3:-llvm-as-14}
+source "$(dirname "$0")/lib.sh"
+check() { # name condition-status message
+  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; fails=$((fails+1)); fi
+}
+export WEIR_CLANG=$CLANG
+
+cat >"$tmp/inj.c" <<'C'
+#include <stdlib.h>
+int source(void);
+void sink(int);
+static int twice(int x) { return 2 * x; }
+int main(void) {
+  int a = source();
+  int b = twice(a);
+  sink(b);
+  sink(twice(3));
+  return 0;
+}
+C
+
+# ---- a C source, JSON ---------------------------------------------------------
+"$WEIR" analyze "$tmp/inj.c" --format json >"$tmp/out.json" 2>"$tmp/err"; rc=$?
+check "json exit 0" $rc "rc=$rc $(cat "$tmp/err")"
+python3 - "$tmp/out.json" <<'PY'; check "json fields" $? "see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["analysis"] == "taint", d
+f = d["findings"]
+assert len(f) == 1, f
+f = f[0]
+for k in ("rule", "function", "file", "line", "column", "message", "callee", "argument", "sources"):
+    assert k in f, k
+assert (f["rule"], f["function"], f["line"], f["callee"], f["argument"]) == ("taint", "main", 8, "sink", 0), f
+assert f["file"].endswith("inj.c"), f
+assert f["sources"] and f["sources"][0]["line"] == 6, f["sources"]
+assert "trace" not in f
+for k in ("functions", "instructions", "facts", "path_edges"):
+    assert isinstance(d["stats"][k], int), k
+assert d["stats"]["functions"] == 2
+PY
+check "stdout only json, nothing on stderr" "$([ -s "$tmp/err" ] && echo 1 || echo 0)" "stderr: $(cat "$tmp/err")"
+
+# ---- witness trace ------------------------------------------------------------
+"$WEIR" analyze "$tmp/inj.c" --format json --witness >"$tmp/w.json" 2>"$tmp/err"
+python3 - "$tmp/w.json" <<'PY'; check "witness trace" $? "see above"
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"][0]
+t = f["trace"]
+lines = [x["line"] for x in t]
+assert lines[0] == 6 and lines[-1] == 8, lines       # from the source to the sink
+assert any(x["function"] == "twice" for x in t), t     # the call is spelled out
+assert all(a != b for a, b in zip(t, t[1:])), t       # distinct consecutive locations
+PY
+
+# ---- text and sarif -----------------------------------------------------------
+"$WEIR" analyze "$tmp/inj.c" >"$tmp/out.txt" 2>"$tmp/err"
+grep -Eq '^.*inj\.c:8:3: warning: tainted value reaches argument 0 of sink \[taint\]$' "$tmp/out.txt"
+check "text line" $? "$(cat "$tmp/out.txt")"
+check "text: one line per finding" "$([ "$(wc -l <"$tmp/out.txt")" -eq 1 ] && echo 0 || echo 1)" "$(cat "$tmp/out.txt")"
+"$WEIR" analyze "$tmp/inj.c" --format sarif --witness >"$tmp/out.sarif" 2>"$tmp/err"
+python3 - "$tmp/out.sarif" <<'PY'; check "sarif 2.1.0 required fields" $? "see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["version"] == "2.1.0" and "runs" in d and len(d["runs"]) == 1
+run = d["runs"][0]
+drv = run["tool"]["driver"]
+assert isinstance(drv["name"], str) and drv["name"]
+rules = {r["id"] for r in drv["rules"]}
+res = run["results"]
+assert len(res) == 1
+for r in res:
+    assert r["message"]["text"]
+    assert r["ruleId"] in rules and r["level"] in ("none", "note", "warning", "error")
+    for loc in r["locations"]:
+        pl = loc["physicalLocation"]
+        assert pl["artifactLocation"]["uri"]
+        assert pl["region"]["startLine"] >= 1 and pl["region"]["startColumn"] >= 1
+    for cf in r["codeFlows"]:
+        for tf in cf["threadFlows"]:
+            assert tf["locations"], tf
+            for l in tf["locations"]:
+                assert l["location"]["physicalLocation"]["region"]["startLine"] >= 1
+PY
+
+# ---- .ll, .bc, several modules linked, flags after -- --------------------------
+"$CLANG" -emit-llvm -S -g -O0 -fno-discard-value-names -Xclang -disable-O0-optnone "$tmp/inj.c" -o "$tmp/inj.ll"
+"$CLANG" -emit-llvm -c -g -O0 -fno-discard-value-names -Xclang -disable-O0-optnone "$tmp/inj.c" -o "$tmp/inj.bc"
+for f in inj.ll inj.bc; do
+  n=$("$WEIR" analyze "$tmp/$f" --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["findings"]))')
+  check "input $f" "$([ "$n" = 1 ] && echo 0 || echo 1)" "findings: $n"
+done
+cat >"$tmp/lib.c" <<'C'
+void sink(int);
+void report(int v) { sink(v); }
+C
+cat >"$tmp/app.c" <<'C'
+int source(void);
+void report(int v);
+int main(void) { report(source() + LEVEL); return 0; }
+C
+out=$("$WEIR" analyze "$tmp/app.c" "$tmp/lib.c" -- -DLEVEL=1 2>&1)
+echo "$out" | grep -q 'lib.c:2:22: warning: tainted value reaches argument 0 of sink'
+check "two sources linked, flags after --" $? "$out"
+expect_fail "a source that does not compile (no -D)" 2 "app.c" "$WEIR" analyze "$tmp/app.c" "$tmp/lib.c"
+
+# ---- -p DIR with compile_commands.json ----------------------------------------
+mkdir -p "$tmp/proj"
+cp "$tmp/app.c" "$tmp/lib.c" "$tmp/proj/"
+cat >"$tmp/proj/compile_commands.json" <<J
+[ {"directory": "$tmp/proj", "file": "app.c", "arguments": ["cc", "-c", "-DLEVEL=2", "app.c", "-o", "app.o"]},
+  {"directory": "$tmp/proj", "file": "lib.c", "command": "cc -c lib.c -o lib.o"} ]
+J
+out=$("$WEIR" analyze -p "$tmp/proj" 2>&1)
+echo "$out" | grep -q 'lib.c:2:22: warning: tainted value reaches argument 0 of sink'
+check "-p compile_commands.json" $? "$out"
+echo '[ {"directory": "/x", "file": "a.c" ' >"$tmp/proj/compile_commands.json"
+expect_fail "-p malformed compile_commands.json" 2 "compile_commands.json" "$WEIR" analyze -p "$tmp/proj"
+
+# ---- entries, --fail-on-findings, --stats --------------------------------------
+out=$("$WEIR" analyze "$tmp/lib.c" 2>&1)
+check "no main: every external function is an entry (clean)" "$([ -z "$out" ] && echo 0 || echo 1)" "$out"
+"$WEIR" analyze "$tmp/inj.c" --fail-on-findings >/dev/null 2>&1; rc=$?
+check "--fail-on-findings exits 1" "$([ $rc -eq 1 ] && echo 0 || echo 1)" "rc=$rc"
+"$WEIR" analyze "$tmp/lib.c" --fail-on-findings >/dev/null 2>&1; rc=$?
+check "--fail-on-findings, nothing found: 0" $rc "rc=$rc"
+"$WEIR" analyze "$tmp/inj.c" --stats >"$tmp/out" 2>"$tmp/err"
+grep -q 't_points_to=' "$tmp/err" && ! grep -q 't_points_to' "$tmp/out"
+check "--stats on stderr" $? "$(cat "$tmp/err")"
+out=$("$WEIR" analyze "$tmp/inj.c" --entry twice --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["findings"]))')
+check "--entry twice: no sink reached" "$([ "$out" = 0 ] && echo 0 || echo 1)" "findings: $out"
+for b in tabulation cpu-ref cpu; do
+  "$WEIR" analyze "$tmp/inj.c" --backend $b --format json >"$tmp/b-$b.json"
+done
+cmp -s "$tmp/b-tabulation.json" "$tmp/b-cpu.json" && cmp -s "$tmp/b-cpu-ref.json" "$tmp/b-cpu.json"
+check "backends agree byte for byte" $? "differ"
+
+# ---- bad input ------------------------------------------------------------------
+printf 'define i32 @main() {\n  ret i32 %%x\n}\n' >"$tmp/bad.ll"
+expect_fail "invalid IR names file and line" 2 "bad.ll:2:" "$WEIR" analyze "$tmp/bad.ll"
+printf '\x00\x01garbage' >"$tmp/bad.bc"
+expect_fail "garbage bitcode" 2 "bad.bc" "$WEIR" analyze "$tmp/bad.bc"
+expect_fail "missing input" 2 "nope.ll" "$WEIR" analyze "$tmp/nope.ll"
+printf '{\n "functions": [\n  {"name": "f", "ret": 3}\n ]\n}\n' >"$tmp/cfg.json"
+expect_fail "malformed config names file and line" 2 "cfg.json:3:" "$WEIR" analyze "$tmp/inj.c" --config "$tmp/cfg.json"
+expect_fail "unknown analysis" 2 "unknown analysis" "$WEIR" analyze "$tmp/inj.c" --analysis typestate
+expect_fail "lca needs IDE" 2 "lca" "$WEIR" analyze "$tmp/inj.c" --analysis lca
+expect_fail "unknown entry" 2 "nope" "$WEIR" analyze "$tmp/inj.c" --entry nope
+expect_fail "no input" 2 "no input" "$WEIR" analyze
+expect_fail "unknown option" 2 "--frobnicate" "$WEIR" analyze "$tmp/inj.c" --frobnicate
+expect_fail "bad format" 2 "--format" "$WEIR" analyze "$tmp/inj.c" --format xml
+"$WEIR" analyze --help >"$tmp/out" 2>&1; rc=$?
+grep -q "weir analyze" "$tmp/out"
+check "analyze --help" $(( rc || $? )) "rc=$rc"
+finish
