@@ -106,6 +106,12 @@ int cmd_analyze(int argc, char** argv) {
             auto v = value();
             if (!v || (*v != "text" && *v != "json" && *v != "sarif")) return usage("--format is text, json or sarif");
             format = *v;
+        } else if (a == "--points-to") {
+            auto v = value();
+            if (v && *v == "inclusion") opt.points_to.engine = weir::llvm::points_to_engine::inclusion;
+            else if (v && *v == "unification") opt.points_to.engine = weir::llvm::points_to_engine::unification;
+            else if (v && *v == "auto") opt.points_to.engine = weir::llvm::points_to_engine::automatic;
+            else return usage("--points-to is inclusion, unification or auto");
         } else if (a == "--witness") {
             opt.witness = true;
         } else if (a == "--stats") {
@@ -149,7 +155,8 @@ int cmd_analyze(int argc, char** argv) {
         if (stats) {
             const auto& tm = session.times();
             const auto& L = session.layout();
-            std::cerr << "weir: analysis=" << analysis << " backend=" << backend << " functions=" << sizes.functions
+            std::cerr << "weir: analysis=" << analysis << " backend=" << backend
+                      << " points_to=" << session.points_to_engine() << " functions=" << sizes.functions
                       << " instructions=" << sizes.instructions << " nodes=" << L.num_nodes << " facts=" << sizes.facts
                       << " rows=" << L.num_rows << " path_edges=" << sizes.path_edges << " findings=" << findings.size()
                       << " t_load=" << load_s << " t_points_to=" << tm.points_to << " t_construction=" << tm.construction

@@ -53,7 +53,8 @@ constexpr const char* usage_text =
     "                  [--format text|json] [--stats] [--memory-budget SIZE]\n"
     "       weir analyze [--analysis taint|uninit] [--config FILE|libc] [--entry NAME]... [-p DIR]\n"
     "                    [--backend B] [--format text|json|sarif] [--witness] [--stats]\n"
-    "                    [--fail-on-findings] INPUT... [-- CLANG_FLAGS...]\n"
+    "                    [--fail-on-findings] [--points-to inclusion|unification|auto]\n"
+    "                    INPUT... [-- CLANG_FLAGS...]\n"
     "       weir --help | weir solve --help | weir analyze --help | weir --version\n"
     "  default backend: cpu (all backends print the same result)\n"
     "  SIZE: bytes, or with a K, M, G or T suffix (powers of 1024); 0 means no limit\n";

@@ -70,7 +70,7 @@ analysis_session::analysis_session(const ::llvm::Module& m, const analyze_option
     // Configuration first: a malformed file is reported before any work.
     taint_config config = opt.config.empty() ? default_taint_config() : load_taint_config(opt.config);
     auto t = std::chrono::steady_clock::now();
-    d_->prog.emplace(m, opt.entries);
+    d_->prog.emplace(m, opt.entries, opt.points_to);
     d_->times.points_to = since(t);
     t = std::chrono::steady_clock::now();
     if (opt.analysis == "taint") {
@@ -101,6 +101,7 @@ const weir::ifds::problem& analysis_session::problem() const { return d_->compil
 analysis_stats analysis_session::stats() const { return d_->stats; }
 const phase_times& analysis_session::times() const { return d_->times; }
 const std::string& analysis_session::analysis() const { return d_->opt.analysis; }
+const char* analysis_session::points_to_engine() const { return d_->prog->pointers().engine_name(); }
 
 std::vector<finding> analysis_session::findings(std::vector<std::uint32_t> bits) {
     if (bits.size() < d_->L.pe_words)

@@ -60,6 +60,14 @@ struct points_to_builder {
     L::DenseSet<std::uint64_t> edges;                // copy edges present (from << 32 | to)
     std::vector<char> queued;
     std::deque<std::uint32_t> work;
+    std::vector<std::uint32_t> rep;                  // union-find: nodes of a collapsed cycle share one
+    // Unification (Steensgaard): a node's class has at most one pointee class;
+    // a class holds the objects whose content node is in it.
+    bool unify = false;
+    std::vector<std::uint32_t> uptr, usize;
+    std::vector<std::vector<object_id>> uobjs;
+    std::vector<std::pair<std::uint32_t, const L::CallBase*>> ucalls;
+    L::DenseSet<std::uint64_t> checked;              // edges lazy cycle detection has looked behind
     L::DenseMap<const L::Function*, std::uint32_t> ret_node;  // a function's returned values
     L::DenseMap<const L::Function*, object_id> fn_object;
     object_id exception_slot = 0;  // the object a thrown exception's address goes through
@@ -74,22 +82,70 @@ struct points_to_builder {
         icalls.emplace_back();
         done.emplace_back();
         queued.push_back(0);
+        rep.push_back(static_cast<std::uint32_t>(rep.size()));
+        if (unify) {
+            uptr.push_back(~0u);
+            usize.push_back(1);
+            uobjs.emplace_back();
+        }
         return static_cast<std::uint32_t>(r.pts_.size() - 1);
     }
     object_id new_object(object_kind k, const L::Value* site, const L::Function* owner, std::string name) {
         r.objects_.push_back({k, site, owner, std::move(name)});
         r.content_node_.push_back(new_node());
         const auto o = static_cast<object_id>(r.objects_.size() - 1);
+        if (unify) uobjs[r.content_node_.back()].push_back(o);
         if (site && k != object_kind::external) r.object_of_[site] = o;
         return o;
     }
+    /// The representative of a node (path halving).
+    std::uint32_t find(std::uint32_t n) {
+        while (rep[n] != n) n = rep[n] = rep[rep[n]];
+        return n;
+    }
+    std::uint32_t content(object_id o) { return find(r.content_node_[o]); }
+    /// Unification: the class node `n`'s values point to (made on first use).
+    std::uint32_t ptr_of(std::uint32_t n) {
+        n = find(n);
+        if (uptr[n] == ~0u) {
+            const std::uint32_t c = new_node();
+            uptr[n] = c;
+        }
+        return find(uptr[n]);
+    }
+    /// Unification: makes a and b one class, and so their pointees (iteratively).
+    void join(std::uint32_t a, std::uint32_t b) {
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> pending{{a, b}};
+        while (!pending.empty()) {
+            auto [x, y] = pending.back();
+            pending.pop_back();
+            x = find(x);
+            y = find(y);
+            if (x == y) continue;
+            if (usize[x] < usize[y]) std::swap(x, y);
+            rep[y] = x;
+            usize[x] += usize[y];
+            uobjs[x].insert(uobjs[x].end(), uobjs[y].begin(), uobjs[y].end());
+            std::vector<object_id>().swap(uobjs[y]);
+            if (uptr[y] != ~0u) {
+                if (uptr[x] == ~0u) uptr[x] = uptr[y];
+                else pending.emplace_back(uptr[x], uptr[y]);
+            }
+            ++r.stats_.collapsed;
+        }
+    }
+
     void add_edge(std::uint32_t from, std::uint32_t to) {
+        if (unify) return join(ptr_of(from), ptr_of(to));
+        from = find(from);
+        to = find(to);
         if (from == to || !edges.insert((std::uint64_t{from} << 32) | to).second) return;
         succ[from].push_back(to);
         ++r.stats_.copy_edges;
         if (r.pts_[to] |= r.pts_[from]) enqueue(to);
     }
     void enqueue(std::uint32_t n) {
+        n = find(n);
         if (!queued[n]) {
             queued[n] = 1;
             work.push_back(n);
@@ -97,24 +153,110 @@ struct points_to_builder {
     }
     /// dst ⊇ *p
     void add_load(std::uint32_t p, std::uint32_t dst) {
+        if (unify) return join(ptr_of(dst), ptr_of(ptr_of(p)));
+        p = find(p);
         loads[p].push_back(dst);
         const object_set now = r.pts_[p];
-        for (object_id o : now) add_edge(r.content_node_[o], dst);
+        for (object_id o : now) add_edge(content(o), dst);
     }
     /// *p ⊇ src
     void add_store(std::uint32_t p, std::uint32_t src) {
+        if (unify) return join(ptr_of(ptr_of(p)), ptr_of(src));
+        p = find(p);
         stores[p].push_back(src);
         const object_set now = r.pts_[p];
-        for (object_id o : now) add_edge(src, r.content_node_[o]);
+        for (object_id o : now) add_edge(src, content(o));
     }
     void add_icall(std::uint32_t fp, const L::CallBase* call) {
+        if (unify) return ucalls.emplace_back(fp, call), void();
+        fp = find(fp);
         icalls[fp].push_back(call);
         const object_set now = r.pts_[fp];
         for (object_id o : now)
             if (r.objects_[o].kind == object_kind::function) resolve(*call, *L::cast<L::Function>(r.objects_[o].site));
     }
     void add_pointee(std::uint32_t n, object_id o) {
+        if (unify) return join(ptr_of(n), r.content_node_[o]);
+        n = find(n);
         if (r.pts_[n].test_and_set(o)) enqueue(n);
+    }
+    /// The object an `alloca` or global variable is, when `p` is one (its
+    /// address is then known without solving: loads and stores through it
+    /// are plain copies), else ~0u.
+    object_id known_object(const L::Value* p) {
+        if (!L::isa<L::AllocaInst>(p) && !L::isa<L::GlobalVariable>(p)) return ~0u;
+        node(p);  // its node answers `pointees` for the analyses
+        return r.object_of_.lookup(p);
+    }
+
+    /// Collapses the cycles reachable from `start` in the copy graph (Tarjan,
+    /// iterative): each strongly connected component becomes one node.
+    void collapse_cycles(std::uint32_t start) {
+        struct frame {
+            std::uint32_t n;
+            std::size_t next;
+        };
+        L::DenseMap<std::uint32_t, std::uint32_t> index, low;
+        std::vector<std::uint32_t> stack;
+        L::DenseSet<std::uint32_t> on_stack;
+        std::vector<frame> dfs;
+        std::uint32_t counter = 0;
+        auto visit = [&](std::uint32_t n) {
+            index[n] = low[n] = counter++;
+            stack.push_back(n);
+            on_stack.insert(n);
+            dfs.push_back({n, 0});
+        };
+        visit(find(start));
+        while (!dfs.empty()) {
+            frame& f = dfs.back();
+            const std::uint32_t n = f.n;
+            if (f.next < succ[n].size()) {
+                const std::uint32_t s = find(succ[n][f.next++]);
+                if (s == n) continue;
+                if (!index.count(s)) visit(s);
+                else if (on_stack.count(s)) low[n] = std::min(low[n], index[s]);
+                continue;
+            }
+            dfs.pop_back();
+            if (!dfs.empty()) low[dfs.back().n] = std::min(low[dfs.back().n], low[n]);
+            if (low[n] != index[n]) continue;
+            std::vector<std::uint32_t> scc;
+            std::uint32_t m;
+            do {
+                m = stack.back();
+                stack.pop_back();
+                on_stack.erase(m);
+                scc.push_back(m);
+            } while (m != n);
+            if (scc.size() > 1) merge(scc);
+        }
+    }
+    /// Makes the nodes of `scc` one node (its first).
+    void merge(const std::vector<std::uint32_t>& scc) {
+        const std::uint32_t root = scc[0];
+        for (std::size_t k = 1; k < scc.size(); ++k) {
+            const std::uint32_t m = scc[k];
+            rep[m] = root;
+            r.pts_[root] |= r.pts_[m];
+            auto move_all = [](auto& to, auto& from) {
+                to.insert(to.end(), from.begin(), from.end());
+                std::vector<typename std::decay_t<decltype(from)>::value_type>().swap(from);
+            };
+            move_all(succ[root], succ[m]);
+            move_all(loads[root], loads[m]);
+            move_all(stores[root], stores[m]);
+            move_all(icalls[root], icalls[m]);
+            r.pts_[m].clear();
+            done[m].clear();
+            ++r.stats_.collapsed;
+        }
+        for (auto& t : succ[root]) t = find(t);
+        std::sort(succ[root].begin(), succ[root].end());
+        succ[root].erase(std::unique(succ[root].begin(), succ[root].end()), succ[root].end());
+        succ[root].erase(std::remove(succ[root].begin(), succ[root].end(), root), succ[root].end());
+        done[root].clear();  // everything goes out again through the merged constraints
+        enqueue(root);
     }
 
     /// The node of a value, created on first use; constants that hold no
@@ -198,17 +340,17 @@ struct points_to_builder {
 
     void instruction(const L::Instruction& i) {
         using namespace L;
-        if (const auto* a = dyn_cast<AllocaInst>(&i)) {
-            const object_id o = new_object(object_kind::stack, a, a->getFunction(),
-                                           a->hasName() ? a->getName().str() : std::string("alloca"));
-            add_pointee(node(a), o);
+        if (isa<AllocaInst>(&i)) {
+            return;  // made before the constraints (run)
         } else if (const auto* ld = dyn_cast<LoadInst>(&i)) {
             if (!may_hold_address(ld->getType())) return;
-            if (auto p = node(ld->getPointerOperand()); p != ~0u) add_load(p, node(ld));
+            if (const object_id o = known_object(ld->getPointerOperand()); o != ~0u) add_edge(content(o), node(ld));
+            else if (auto p = node(ld->getPointerOperand()); p != ~0u) add_load(p, node(ld));
         } else if (const auto* st = dyn_cast<StoreInst>(&i)) {
             auto v = node(st->getValueOperand());
             if (v == ~0u) return;
-            if (auto p = node(st->getPointerOperand()); p != ~0u) add_store(p, v);
+            if (const object_id o = known_object(st->getPointerOperand()); o != ~0u) add_edge(v, content(o));
+            else if (auto p = node(st->getPointerOperand()); p != ~0u) add_store(p, v);
         } else if (const auto* cx = dyn_cast<AtomicCmpXchgInst>(&i)) {
             if (auto p = node(cx->getPointerOperand()); p != ~0u) {
                 if (auto v = node(cx->getNewValOperand()); v != ~0u) add_store(p, v);
@@ -257,10 +399,12 @@ struct points_to_builder {
     }
 
     void solve() {
+        std::vector<std::uint32_t> suspects;
         while (!work.empty()) {
             const std::uint32_t n = work.front();
             work.pop_front();
             queued[n] = 0;
+            if (find(n) != n) continue;  // merged into another node since
             ++r.stats_.iterations;
             object_set delta = r.pts_[n];
             delta.intersectWithComplement(done[n]);
@@ -268,26 +412,70 @@ struct points_to_builder {
             done[n] |= delta;
             // (index loops: resolving a call adds nodes, which moves these vectors)
             for (object_id o : delta) {
-                const std::uint32_t c = r.content_node_[o];
+                const std::uint32_t c = content(o);
                 for (std::size_t k = 0; k < loads[n].size(); ++k) add_edge(c, loads[n][k]);
                 for (std::size_t k = 0; k < stores[n].size(); ++k) add_edge(stores[n][k], c);
                 if (r.objects_[o].kind == object_kind::function)
                     for (std::size_t k = 0; k < icalls[n].size(); ++k)
                         resolve(*icalls[n][k], *L::cast<L::Function>(r.objects_[o].site));
             }
-            for (std::size_t k = 0; k < succ[n].size(); ++k)
-                if (r.pts_[succ[n][k]] |= delta) enqueue(succ[n][k]);
+            suspects.clear();
+            for (std::size_t k = 0; k < succ[n].size(); ++k) {
+                const std::uint32_t s = find(succ[n][k]);
+                if (s == n) continue;
+                if (r.pts_[s] |= delta) enqueue(s);
+                // Lazy cycle detection: an edge whose ends hold the same set
+                // may close a cycle; look once per edge.
+                else if (r.pts_[s] == r.pts_[n] && checked.insert((std::uint64_t{n} << 32) | s).second)
+                    suspects.push_back(s);
+            }
+            for (std::uint32_t s : suspects)
+                if (find(s) != find(n)) collapse_cycles(s);
         }
     }
-    void resolve(const L::CallBase& call, const L::Function& f) {
-        if (!compatible(call, f)) return;
+    bool resolve(const L::CallBase& call, const L::Function& f) {
+        if (!compatible(call, f)) return false;
         auto& targets = r.callees_[&call];
         for (const auto* t : targets)
-            if (t == &f) return;
+            if (t == &f) return false;
         targets.push_back(&f);
         ++r.stats_.resolved_targets;
         if (f.isDeclaration()) external_call(call, &f);
         else bind_call(call, f);
+        return true;
+    }
+
+    /// Unification: binds indirect calls to the functions their pointer's
+    /// class holds, until no call gains a target.
+    void unify_calls() {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (std::size_t k = 0; k < ucalls.size(); ++k) {
+                const auto [fp, call] = ucalls[k];
+                const std::vector<object_id> held = uobjs[ptr_of(fp)];  // a copy: binding joins classes
+                for (object_id o : held)
+                    if (r.objects_[o].kind == object_kind::function)
+                        changed |= resolve(*call, *L::cast<L::Function>(r.objects_[o].site));
+            }
+        }
+    }
+    /// Unification: the answer as sets, one per class that holds objects; each
+    /// value's node becomes the class it points to.
+    void unify_answer() {
+        const std::uint32_t none = new_node();  // points nowhere
+        r.group_.assign(r.objects_.size(), 0);
+        r.group_size_.assign(r.objects_.size(), 0);
+        for (std::uint32_t n = 0; n < rep.size(); ++n) {
+            r.pts_[n].clear();
+            if (find(n) != n || uobjs[n].empty()) continue;
+            const object_id g = *std::min_element(uobjs[n].begin(), uobjs[n].end());
+            for (object_id o : uobjs[n]) r.group_[o] = g;
+            r.group_size_[g] = static_cast<std::uint32_t>(uobjs[n].size());
+            r.pts_[n].set(g);
+        }
+        auto target = [&](std::uint32_t n) { return uptr[find(n)] == ~0u ? none : find(uptr[find(n)]); };
+        for (auto& [v, n] : r.node_) n = target(n);
+        for (auto& n : r.content_node_) n = target(n);
     }
 
     void run(std::span<const L::Function* const> entries) {
@@ -308,10 +496,26 @@ struct points_to_builder {
                 add_pointee(r.content_node_[o], inner);
             }
         }
+        for (const L::Function& f : m)  // stack objects first: loads may come before their alloca in block order
+            for (const L::BasicBlock& b : f)
+                for (const L::Instruction& i : b)
+                    if (const auto* a = L::dyn_cast<L::AllocaInst>(&i))
+                        add_pointee(node(a), new_object(object_kind::stack, a, a->getFunction(),
+                                                        a->hasName() ? a->getName().str() : std::string("alloca")));
         for (const L::Function& f : m)
             for (const L::BasicBlock& b : f)
                 for (const L::Instruction& i : b) instruction(i);
-        solve();
+        if (unify) {
+            unify_calls();
+            unify_answer();
+        } else {
+            solve();
+            // Queries read each value's representative.
+            for (auto& [v, n] : r.node_) n = find(n);
+            for (auto& n : r.content_node_) n = find(n);
+            for (std::uint32_t n = 0; n < rep.size(); ++n)
+                if (find(n) != n) r.pts_[n].clear();
+        }
         for (auto& [call, targets] : r.callees_)
             std::sort(targets.begin(), targets.end(), [](const L::Function* a, const L::Function* b) {
                 return a->getName() < b->getName();
@@ -321,9 +525,20 @@ struct points_to_builder {
     }
 };
 
-points_to::points_to(const L::Module& m, std::span<const L::Function* const> entries) {
+points_to::points_to(const L::Module& m, std::span<const L::Function* const> entries, points_to_options opt) {
+    engine_ = opt.engine;
+    if (engine_ == points_to_engine::automatic) {
+        std::size_t instructions = 0;
+        for (const L::Function& f : m) instructions += f.getInstructionCount();
+        engine_ = instructions <= opt.inclusion_max_instructions ? points_to_engine::inclusion : points_to_engine::unification;
+    }
     points_to_builder b(*this, m);
+    b.unify = engine_ == points_to_engine::unification;
     b.run(entries);
+}
+
+const char* points_to::engine_name() const {
+    return engine_ == points_to_engine::unification ? "unification" : "inclusion";
 }
 
 const object_set& points_to::pointees(const L::Value* v) const {

@@ -6,6 +6,9 @@
 #include <map>
 
 #include <llvm/IR/Constants.h>
+#include <llvm/ADT/DepthFirstIterator.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IntrinsicInst.h>
 
 #include <weir/llvm/error.hpp>
@@ -52,7 +55,7 @@ std::vector<const L::Function*> structors(const L::Module& m, const char* name) 
 }
 } // namespace
 
-program::program(const L::Module& m, const std::vector<std::string>& entry_names) : m_(&m) {
+program::program(const L::Module& m, const std::vector<std::string>& entry_names, points_to_options pto) : m_(&m) {
     if (!entry_names.empty()) {
         for (const auto& n : entry_names) {
             const L::Function* f = m.getFunction(n);
@@ -78,9 +81,29 @@ program::program(const L::Module& m, const std::vector<std::string>& entry_names
         ctors_ = structors(m, "llvm.global_ctors");
         dtors_ = structors(m, "llvm.global_dtors");
     }
-    pts_ = std::make_unique<points_to>(m, entries_);
+    pts_ = std::make_unique<points_to>(m, entries_, pto);
 
     // Mod/ref: what each function touches directly, then through its callees.
+    // A stack object whose address never leaves its frame (not stored, not
+    // passed, not returned) is no business of any other function: it is left
+    // out, so the sets stay small and callers keep it around their calls.
+    object_set escaped;
+    for (object_id o = 0; o < pts_->objects().size(); ++o) escaped |= pts_->contents(o);
+    for (const L::Function& f : m)
+        for (const L::BasicBlock& b : f)
+            for (const L::Instruction& i : b) {
+                if (const auto* c = L::dyn_cast<L::CallBase>(&i)) {
+                    for (const L::Use& a : c->args()) escaped |= pts_->pointees(a.get());
+                } else if (const auto* r = L::dyn_cast<L::ReturnInst>(&i); r && r->getReturnValue()) {
+                    escaped |= pts_->pointees(r->getReturnValue());
+                }
+            }
+    auto shared = [&](const object_set& s) {
+        object_set out;
+        for (object_id o : s)
+            if (pts_->objects()[o].kind != object_kind::stack || escaped.test(o)) out.set(o);
+        return out;
+    };
     std::vector<const L::Function*> fns;
     L::DenseMap<const L::Function*, std::vector<const L::Function*>> callers;
     for (const L::Function& f : m) {
@@ -89,18 +112,18 @@ program::program(const L::Module& m, const std::vector<std::string>& entry_names
         object_set& acc = access_[&f];
         for (const L::BasicBlock& b : f)
             for (const L::Instruction& i : b) {
-                if (const auto* ld = L::dyn_cast<L::LoadInst>(&i)) acc |= pts_->pointees(ld->getPointerOperand());
-                else if (const auto* st = L::dyn_cast<L::StoreInst>(&i)) acc |= pts_->pointees(st->getPointerOperand());
+                if (const auto* ld = L::dyn_cast<L::LoadInst>(&i)) acc |= shared(pts_->pointees(ld->getPointerOperand()));
+                else if (const auto* st = L::dyn_cast<L::StoreInst>(&i)) acc |= shared(pts_->pointees(st->getPointerOperand()));
                 else if (const auto* c = L::dyn_cast<L::CallBase>(&i)) {
                     if (skipped(i)) continue;
                     for (const L::Function* g : defined_callees(*c)) callers[g].push_back(&f);
                     if (may_call_external(*c))
                         for (const L::Use& a : c->args())
-                            if (a->getType()->isPointerTy()) acc |= pts_->reachable_from(a.get());
+                            if (a->getType()->isPointerTy()) acc |= shared(pts_->reachable_from(a.get()));
                 } else if (const auto* x = L::dyn_cast<L::AtomicCmpXchgInst>(&i)) {
-                    acc |= pts_->pointees(x->getPointerOperand());
+                    acc |= shared(pts_->pointees(x->getPointerOperand()));
                 } else if (const auto* x = L::dyn_cast<L::AtomicRMWInst>(&i)) {
-                    acc |= pts_->pointees(x->getPointerOperand());
+                    acc |= shared(pts_->pointees(x->getPointerOperand()));
                 }
             }
     }
@@ -118,6 +141,8 @@ program::program(const L::Module& m, const std::vector<std::string>& entry_names
                 work.push_back(c);
             }
     }
+
+    for (const L::Function* f : fns) assign_slots(*f);
 
     // The ICFG: per procedure a start and an exit node, then its instructions.
     for (const L::Function* f : fns) {
@@ -146,6 +171,99 @@ program::program(const L::Module& m, const std::vector<std::string>& entry_names
         nodes_.push_back({node_role::program_exit, root_, nullptr});
         for (std::size_t k = 0; k < ctors_.size() + 1 + dtors_.size(); ++k) nodes_.push_back({node_role::program_call, root_, nullptr});
     }
+}
+
+std::uint32_t program::value_slot(const L::Value* v) const {
+    if (auto it = slot_.find(v); it != slot_.end()) return it->second;
+    return ~0u;
+}
+
+void program::assign_slots(const L::Function& f) {
+    // Which values share: not phi-related, defined in a reachable block.
+    L::DominatorTree dt(const_cast<L::Function&>(f));
+    auto own_slot = [&](const L::Value* v) { slot_[v] = slot_count_++; };
+    std::vector<const L::Value*> shared;
+    auto phi_related = [](const L::Value* v) {
+        if (L::isa<L::PHINode>(v)) return true;
+        for (const L::User* u : v->users())
+            if (L::isa<L::PHINode>(u)) return true;
+        return false;
+    };
+    for (const L::Argument& a : f.args()) (phi_related(&a) ? own_slot(&a) : shared.push_back(&a));
+    for (const L::BasicBlock& b : f)
+        for (const L::Instruction& i : b) {
+            if (i.getType()->isVoidTy()) continue;
+            if (!dt.isReachableFromEntry(&b) || phi_related(&i)) own_slot(&i);
+            else shared.push_back(&i);
+        }
+    // Liveness of the shared values, block by block (uses are never phis).
+    L::DenseMap<const L::BasicBlock*, std::vector<const L::Value*>> live_in, live_out;
+    L::DenseSet<const L::BasicBlock*> seen;
+    std::vector<const L::BasicBlock*> work;
+    for (const L::Value* v : shared) {
+        const L::BasicBlock* def = L::isa<L::Instruction>(v) ? L::cast<L::Instruction>(v)->getParent() : &f.getEntryBlock();
+        seen.clear();
+        work.clear();
+        for (const L::User* u : v->users()) {
+            const auto* ui = L::dyn_cast<L::Instruction>(u);
+            if (!ui || ui->getParent() == def || !dt.isReachableFromEntry(ui->getParent())) continue;
+            if (seen.insert(ui->getParent()).second) work.push_back(ui->getParent());
+        }
+        for (const L::BasicBlock* b : work) live_in[b].push_back(v);
+        while (!work.empty()) {
+            const L::BasicBlock* b = work.back();
+            work.pop_back();
+            for (const L::BasicBlock* p : L::predecessors(b)) {
+                auto& out = live_out[p];
+                if (out.empty() || out.back() != v) out.push_back(v);
+                if (p != def && seen.insert(p).second) {
+                    live_in[p].push_back(v);
+                    work.push_back(p);
+                }
+            }
+        }
+    }
+    // Colouring in dominator-tree order: a value takes the lowest slot free at
+    // its definition; a slot is free again after the value's last use.
+    const std::uint32_t base = slot_count_;
+    std::uint32_t used = 0;
+    L::DenseMap<const L::Value*, std::uint32_t> colour;
+    L::DenseSet<const L::Value*> is_shared(shared.begin(), shared.end());
+    std::vector<char> busy;
+    auto take = [&](const L::Value* v) {
+        std::uint32_t c = 0;
+        while (c < busy.size() && busy[c]) ++c;
+        if (c == busy.size()) busy.push_back(0);
+        busy[c] = 1;
+        colour[v] = c;
+        used = std::max(used, c + 1);
+    };
+    for (const L::DomTreeNode* node : L::depth_first(dt.getRootNode())) {
+        const L::BasicBlock* b = node->getBlock();
+        busy.assign(busy.size(), 0);
+        for (const L::Value* v : live_in.lookup(b)) busy[colour.lookup(v)] = 1;
+        if (b == &f.getEntryBlock()) {
+            for (const L::Argument& a : f.args())
+                if (is_shared.count(&a)) take(&a);
+            for (const L::Argument& a : f.args())
+                if (is_shared.count(&a) && a.use_empty()) busy[colour[&a]] = 0;
+        }
+        // Last use in this block of each value that dies here.
+        const std::vector<const L::Value*> out_list = live_out.lookup(b);
+        L::DenseSet<const L::Value*> out(out_list.begin(), out_list.end());
+        L::DenseMap<const L::Value*, const L::Instruction*> last;
+        for (const L::Instruction& i : *b)
+            for (const L::Use& op : i.operands())
+                if (is_shared.count(op.get()) && !out.count(op.get())) last[op.get()] = &i;
+        for (const L::Instruction& i : *b) {
+            if (is_shared.count(&i)) take(&i);
+            for (const L::Use& op : i.operands())
+                if (auto it = last.find(op.get()); it != last.end() && it->second == &i) busy[colour[op.get()]] = 0;
+            if (is_shared.count(&i) && i.use_empty()) busy[colour[&i]] = 0;  // dead on arrival
+        }
+    }
+    for (const L::Value* v : shared) slot_[v] = base + colour.lookup(v);
+    slot_count_ = base + used;
 }
 
 std::vector<const L::Function*> program::defined_callees(const L::CallBase& call) const {

@@ -52,7 +52,7 @@ taint_analysis::taint_analysis(const program& prog, taint_config config) : prog_
                 }
             }
     for (object_id o = 0; o < pts.objects().size(); ++o)
-        if (pts.objects()[o].kind == object_kind::external) relevant_[o] = 1;
+        if (pts.objects()[o].kind == object_kind::external) relevant_[pts.group_of(o)] = 1;
 }
 
 void taint_analysis::initial_seeds(analysis_context& cx, seed_list& seeds) {
@@ -83,13 +83,13 @@ void taint_analysis::initial_seeds(analysis_context& cx, seed_list& seeds) {
             const memory_object& obj = pts.objects()[o];
             if (obj.kind == object_kind::global && (v.scope.empty() || v.scope == "global" || v.scope == "::") &&
                 source_name(*obj.site) == v.name) {
-                relevant_[o] = 1;
-                for (const L::Function* e : prog_->entries()) seeds.push_back({e, cx.facts().object(o)});
+                relevant_[pts.group_of(o)] = 1;
+                for (const L::Function* e : prog_->entries()) seeds.push_back({e, cx.facts().object(pts.group_of(o))});
             } else if (obj.kind == object_kind::stack && obj.owner &&
                        (obj.owner->getName() == v.scope || demangle(obj.owner->getName()).rfind(v.scope, 0) == 0) &&
                        source_name(*obj.site) == v.name) {
-                relevant_[o] = 1;
-                seeds.push_back({obj.owner, cx.facts().object(o)});
+                relevant_[pts.group_of(o)] = 1;
+                seeds.push_back({obj.owner, cx.facts().object(pts.group_of(o))});
             }
         }
     }
@@ -154,7 +154,8 @@ void taint_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, 
         const L::Value* p = st->getPointerOperand();
         // A strong update when p is the variable itself: what was there is gone.
         if (L::isa<L::AllocaInst>(p) || L::isa<L::GlobalVariable>(p))
-            if (const object_id o = pts.object_of(p); o != ~0u && relevant(o)) out.kill(cx.facts().object(o));
+            if (const object_id o = pts.object_of(p); o != ~0u && pts.group_size(o) == 1 && relevant(o))
+                out.kill(cx.facts().object(o));
         if (auto v = cx.value_fact(st->getValueOperand()))
             for (object_id o : pts.pointees(p))
                 if (relevant(o)) out.transfer(*v, cx.facts().object(o));

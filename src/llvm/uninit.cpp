@@ -32,7 +32,7 @@ uninit_analysis::uninit_analysis(const program& prog) : prog_(&prog) {
     const points_to& pts = prog.pointers();
     relevant_.assign(pts.objects().size(), 0);
     for (object_id o = 0; o < pts.objects().size(); ++o)
-        if (pts.objects()[o].kind == object_kind::stack) relevant_[o] = 1;
+        if (pts.objects()[o].kind == object_kind::stack) relevant_[pts.group_of(o)] = 1;
     // Objects that may receive an uninitialized value.
     for (const L::Function& f : prog.module())
         for (const L::BasicBlock& b : f)
@@ -58,7 +58,7 @@ void uninit_analysis::normal_flow(analysis_context& cx, const L::Instruction& i,
     const points_to& pts = cx.pointers();
     out.identity();
     if (const auto* a = L::dyn_cast<L::AllocaInst>(&i)) {
-        if (const object_id o = pts.object_of(a); o != ~0u) out.gen(cx.facts().object(o));
+        if (const object_id o = pts.object_of(a); o != ~0u) out.gen(cx.facts().object(pts.group_of(o)));
         return;
     }
     if (const auto* st = L::dyn_cast<L::StoreInst>(&i)) {
@@ -146,8 +146,12 @@ std::vector<finding> uninit_analysis::findings(analysis_context& cx, const ifds_
                 for (object_id o : pts.pointees(ld->getPointerOperand()))
                     if (auto f = cx.facts().find_object(o); f && r.holds(n, *f)) {
                         why = *f;
+                        // The variable loaded, when the load names it; else the object (group).
+                        const L::Value* base = ld->getPointerOperand()->stripPointerCasts();
                         const memory_object& obj = pts.objects()[o];
-                        variable = obj.site ? source_name(*obj.site) : obj.name;
+                        variable = L::isa<L::AllocaInst>(base) || L::isa<L::GlobalVariable>(base) ? source_name(*base)
+                                   : obj.site                                                  ? source_name(*obj.site)
+                                                                                               : obj.name;
                         break;
                     }
         if (!why) continue;

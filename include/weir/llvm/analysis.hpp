@@ -60,10 +60,27 @@ struct fact_key {
 /// the domain holds only what some flow function mentions.
 class fact_table {
 public:
-    /// The fact "value `v` has the property".
-    fact_id value(const ::llvm::Value* v) { return intern(values_, v, {fact_kind::value, v, ~0u}); }
+    /// Value facts by the program's value slots from now on: values that are
+    /// never live at once share a fact (`program::value_slot`).
+    void use_slots_of(const program& prog) { prog_ = &prog; }
+    /// The fact "value `v` has the property" (of its slot, see `use_slots_of`).
+    fact_id value(const ::llvm::Value* v) {
+        if (const std::uint32_t s = prog_ ? prog_->value_slot(v) : ~0u; s != ~0u) {
+            auto [it, fresh] = slots_.try_emplace(s, 0);
+            if (fresh) {
+                keys_.push_back({fact_kind::value, v, ~0u});
+                it->second = static_cast<fact_id>(keys_.size());
+            }
+            return it->second;
+        }
+        return intern(values_, v, {fact_kind::value, v, ~0u});
+    }
     /// The fact of value `v` when some flow function mentioned it, else nullopt.
     std::optional<fact_id> find_value(const ::llvm::Value* v) const {
+        if (const std::uint32_t s = prog_ ? prog_->value_slot(v) : ~0u; s != ~0u) {
+            if (auto it = slots_.find(s); it != slots_.end()) return it->second;
+            return std::nullopt;
+        }
         if (auto it = values_.find(v); it != values_.end()) return it->second;
         return std::nullopt;
     }
@@ -95,8 +112,10 @@ private:
         }
         return it->second;
     }
+    const program* prog_ = nullptr;
     std::vector<fact_key> keys_;
     ::llvm::DenseMap<const ::llvm::Value*, fact_id> values_, returns_;
+    ::llvm::DenseMap<std::uint32_t, fact_id> slots_;
     std::vector<fact_id> objects_;
 };
 

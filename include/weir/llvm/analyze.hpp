@@ -21,6 +21,7 @@
 
 #include <weir/ifds/layout.hpp>
 #include <weir/llvm/findings.hpp>
+#include <weir/llvm/points_to.hpp>
 
 namespace weir::llvm {
 
@@ -34,6 +35,8 @@ struct analyze_options {
     std::vector<std::string> entries;
     /// Fill each finding's `trace` with a realizable path's locations.
     bool witness = false;
+    /// The points-to engine (default: inclusion-based up to 50,000 instructions, else unification-based).
+    points_to_options points_to;
 };
 
 /// Seconds spent in each phase of a session.
@@ -65,6 +68,8 @@ public:
     const phase_times& times() const;
     /// The analysis name.
     const std::string& analysis() const;
+    /// The points-to engine that ran (`inclusion` or `unification`).
+    const char* points_to_engine() const;
 
 private:
     struct impl;

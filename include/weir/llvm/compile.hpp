@@ -43,6 +43,7 @@ template <ifds_analysis A>
 compiled_problem compile_problem(const program& prog, A& a) {
     using weir::ifds::node_id;
     compiled_problem out;
+    out.facts.use_slots_of(prog);
     analysis_context cx(prog, out.facts);
     weir::ifds::problem_builder b;
     const auto& nodes = prog.nodes();

@@ -1,8 +1,12 @@
 #pragma once
 /// \file weir/llvm/points_to.hpp
-/// A whole-module, flow-insensitive, field-insensitive points-to analysis,
-/// inclusion-based (Andersen) with an on-the-fly call graph: it resolves
-/// function pointers and C++ virtual calls while it solves. Abstract memory
+/// A whole-module, flow-insensitive, field-insensitive points-to analysis
+/// with an on-the-fly call graph: it resolves function pointers and C++
+/// virtual calls while it solves. Two engines: inclusion-based (Andersen,
+/// with lazy cycle detection; the precise one) and unification-based
+/// (Steensgaard, near-linear; for large modules, where inclusion's sets
+/// grow past what a run can afford). `automatic` picks inclusion up to
+/// `points_to_options::inclusion_max_instructions`. Abstract memory
 /// objects are one per `alloca`, global variable, heap allocation site
 /// (`malloc`, `calloc`, `realloc`, `strdup`, `operator new`, `new[]`, ...),
 /// function, and external object (what an entry's pointer parameters, an
@@ -42,9 +46,20 @@ struct memory_object {
     std::string name;
 };
 
+/// Which points-to engine solves a module.
+enum class points_to_engine { automatic, inclusion, unification };
+
+/// How to run the points-to analysis.
+struct points_to_options {
+    points_to_engine engine = points_to_engine::automatic;
+    /// `automatic`: inclusion-based up to this many instructions in the module.
+    std::size_t inclusion_max_instructions = 50000;
+};
+
 /// Statistics of one points-to solve.
 struct points_to_stats {
     std::size_t nodes = 0, objects = 0, copy_edges = 0, iterations = 0, indirect_calls = 0, resolved_targets = 0;
+    std::size_t collapsed = 0;  ///< nodes merged into others (cycles)
 };
 
 /// The result of the points-to analysis of one module.
@@ -52,7 +67,12 @@ class points_to {
 public:
     /// Solves for `m`; `entries` get external objects behind their pointer
     /// parameters (and `main`'s `argv` strings behind `argv`).
-    points_to(const ::llvm::Module& m, std::span<const ::llvm::Function* const> entries);
+    points_to(const ::llvm::Module& m, std::span<const ::llvm::Function* const> entries, points_to_options opt = {});
+
+    /// The engine that solved (never `automatic`).
+    points_to_engine engine() const { return engine_; }
+    /// `inclusion` or `unification`.
+    const char* engine_name() const;
 
     /// Every abstract object, by id.
     const std::vector<memory_object>& objects() const { return objects_; }
@@ -64,6 +84,13 @@ public:
     object_set reachable_from(const ::llvm::Value* v) const;
     /// The object an `alloca`, global variable or allocating call creates, or ~0u.
     object_id object_of(const ::llvm::Value* site) const;
+    /// The group of an object: objects no pointer tells apart. Under
+    /// unification a class of objects is one group, named by its smallest
+    /// object id, and `pointees`/`contents` answer with groups; under
+    /// inclusion every object is its own group.
+    object_id group_of(object_id o) const { return group_.empty() ? o : group_[o]; }
+    /// The number of objects in `o`'s group (1: an update of it is strong).
+    std::size_t group_size(object_id o) const { return group_.empty() ? 1 : group_size_[group_of(o)]; }
     /// The functions a call may invoke: its direct callee, or what the
     /// callee operand may point to (filtered by arity). May be empty.
     const std::vector<const ::llvm::Function*>& callees(const ::llvm::CallBase& call) const;
@@ -81,6 +108,9 @@ private:
     object_set empty_;
     std::vector<const ::llvm::Function*> no_callees_;
     points_to_stats stats_;
+    points_to_engine engine_ = points_to_engine::inclusion;
+    std::vector<object_id> group_;            ///< unification: each object's group (empty: identity)
+    std::vector<std::uint32_t> group_size_;   ///< unification: objects per group, at the group's id
 };
 
 /// True for the allocation functions whose calls are heap objects.

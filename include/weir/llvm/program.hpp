@@ -38,7 +38,7 @@ public:
     /// `main` when defined, else every externally visible defined function.
     /// Throws `input_error` for an entry that names no defined function, or
     /// when there is no entry at all.
-    program(const ::llvm::Module& m, const std::vector<std::string>& entry_names);
+    program(const ::llvm::Module& m, const std::vector<std::string>& entry_names, points_to_options pto = {});
 
     /// The module.
     const ::llvm::Module& module() const { return *m_; }
@@ -54,7 +54,9 @@ public:
     std::vector<const ::llvm::Function*> defined_callees(const ::llvm::CallBase& call) const;
     /// True when the call may reach code without a body (a declaration, or an unresolved pointer).
     bool may_call_external(const ::llvm::CallBase& call) const;
-    /// The objects `f` may read or write, itself or through its callees (transitively).
+    /// The objects `f` may read or write, itself or through its callees
+    /// (transitively), leaving out stack objects whose address never leaves
+    /// their frame (only their own function touches them).
     const object_set& accessed_by(const ::llvm::Function& f) const;
 
     /// Procedures of the ICFG: the functions with a body, then (when the
@@ -81,6 +83,18 @@ public:
     /// The root procedure (constructors, main, destructors), or ~0u.
     std::uint32_t root() const { return root_; }
 
+    /// The value slot of an SSA value (argument or instruction with a
+    /// result), unique in the module, or ~0u for anything else. Values of
+    /// one function whose live ranges never overlap share a slot (as
+    /// registers do), so an analysis whose facts are "value v has the
+    /// property" needs only as many value facts per function as values are
+    /// live at once: `fact_table` interns value facts by slot. Values that
+    /// `phi`s use or define, and values in unreachable blocks, keep a slot of
+    /// their own.
+    std::uint32_t value_slot(const ::llvm::Value* v) const;
+    /// The number of value slots in the module.
+    std::uint32_t value_slots() const { return slot_count_; }
+
 private:
     const ::llvm::Module* m_;
     std::vector<const ::llvm::Function*> entries_, ctors_, dtors_;
@@ -94,6 +108,9 @@ private:
     ::llvm::DenseMap<const ::llvm::Instruction*, std::uint32_t> node_of_;
     ::llvm::DenseMap<const ::llvm::Instruction*, std::uint32_t> invoke_ret_;
     std::uint32_t root_ = ~0u;
+    ::llvm::DenseMap<const ::llvm::Value*, std::uint32_t> slot_;
+    std::uint32_t slot_count_ = 0;
+    void assign_slots(const ::llvm::Function& f);
 };
 
 /// True for calls after which control never comes back except by unwinding
