@@ -58,7 +58,11 @@ void uninit_analysis::normal_flow(analysis_context& cx, const L::Instruction& i,
     const points_to& pts = cx.pointers();
     out.identity();
     if (const auto* a = L::dyn_cast<L::AllocaInst>(&i)) {
-        if (const object_id o = pts.object_of(a); o != ~0u) out.gen(cx.facts().object(pts.group_of(o)));
+        // A fresh frame's variable is uninitialized. Under unification an
+        // alloca may share its group with other objects (its address went
+        // where theirs did); the group is then not made uninitialized as a
+        // whole, which would flood every object of it.
+        if (const object_id o = pts.object_of(a); o != ~0u && pts.group_size(o) == 1) out.gen(cx.facts().object(o));
         return;
     }
     if (const auto* st = L::dyn_cast<L::StoreInst>(&i)) {
@@ -68,6 +72,10 @@ void uninit_analysis::normal_flow(analysis_context& cx, const L::Instruction& i,
             if (!relevant(o)) continue;
             const fact_id of = cx.facts().object(o);
             out.kill(of);
+            // An uninitialized value stored makes the object uninitialized;
+            // not a group of several objects (under unification), where one
+            // such store would make all of them so.
+            if (pts.group_size(o) > 1) continue;
             if (vf) out.transfer(*vf, of);
             if (uninit_constant(i, 0)) out.gen(of);
         }
