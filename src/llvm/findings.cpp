@@ -6,33 +6,17 @@
 #include <tuple>
 
 #include <vyre/core/version.hpp>
+#include <weir/ifds/solution.hpp>
 
 namespace weir::llvm {
 
 namespace {
 
-/// A JSON string literal (UTF-8 kept; control characters escaped).
+/// A JSON string literal (weir's one JSON escaper).
 std::string quote(const std::string& s) {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (c < 0x20) {
-                static const char* hex = "0123456789abcdef";
-                out += "\\u00";
-                out += hex[c >> 4];
-                out += hex[c & 15];
-            } else {
-                out += static_cast<char>(c);
-            }
-        }
-    }
-    return out + "\"";
+    std::string out;
+    weir::ifds::detail::append_json_string(out, s);
+    return out;
 }
 
 void write_location(std::ostream& os, const source_location& l) {

@@ -71,6 +71,23 @@ void around_defined_callees(analysis_context& cx, const ::llvm::CallBase& c, Rel
             if (relevant(o)) out.kill(cx.facts().object(o));
 }
 
+/// Back from `callee`: its returned value to the call's result; the objects
+/// it may access (and `relevant` accepts) unchanged.
+template <class Relevant>
+void returned_value_and_objects(analysis_context& cx, const ::llvm::CallBase& c, const ::llvm::Function& callee,
+                                Relevant&& relevant, flow& out) {
+    if (!c.getType()->isVoidTy()) out.transfer(cx.facts().returned(&callee), cx.facts().value(&c));
+    accessed_objects_pass(cx, callee, relevant, out);
+}
+
+/// The call-to-return edge: around the defined callees; plus what a target
+/// without a body does (`external(out)`) when the call may reach one.
+template <class Relevant, class External>
+void call_to_return(analysis_context& cx, const ::llvm::CallBase& c, Relevant&& relevant, External&& external, flow& out) {
+    around_defined_callees(cx, c, relevant, out);
+    if (cx.prog().may_call_external(c)) external(out);
+}
+
 /// The functions without a body that a call may invoke (its direct callee or
 /// resolved targets); empty for an unresolved indirect call.
 inline std::vector<const ::llvm::Function*> external_targets(const program& prog, const ::llvm::CallBase& c) {

@@ -200,13 +200,11 @@ void taint_analysis::call_flow(analysis_context& cx, const L::CallBase& c, const
 }
 
 void taint_analysis::return_flow(analysis_context& cx, const L::CallBase& c, const L::Function& callee, flow& out) {
-    if (!c.getType()->isVoidTy()) out.transfer(cx.facts().returned(&callee), cx.facts().value(&c));
-    detail::accessed_objects_pass(cx, callee, [&](object_id o) { return relevant(o); }, out);
+    detail::returned_value_and_objects(cx, c, callee, [&](object_id o) { return relevant(o); }, out);
 }
 
 void taint_analysis::call_to_return_flow(analysis_context& cx, const L::CallBase& c, flow& out) {
-    detail::around_defined_callees(cx, c, [&](object_id o) { return relevant(o); }, out);
-    if (prog_->may_call_external(c)) external_call(cx, c, out);
+    detail::call_to_return(cx, c, [&](object_id o) { return relevant(o); }, [&](flow& f) { external_call(cx, c, f); }, out);
 }
 
 std::vector<finding> taint_analysis::findings(analysis_context& cx, const ifds_result& r) const {
