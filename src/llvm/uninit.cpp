@@ -85,8 +85,13 @@ void uninit_analysis::normal_flow(analysis_context& cx, const L::Instruction& i,
         const fact_id x = cx.facts().value(ld);
         out.kill(x);
         if (auto pf = cx.value_fact(ld->getPointerOperand())) out.transfer(*pf, x);
-        for (object_id o : pts.pointees(ld->getPointerOperand()))
-            if (relevant(o)) out.transfer(cx.facts().object(o), x);
+        // Through a pointer that may address several objects, a load is not
+        // taken to read an uninitialized one (that needs all of them to be,
+        // which a distributive flow cannot say; `findings` checks it).
+        const object_set& pt = pts.pointees(ld->getPointerOperand());
+        if (pt.count() == 1)
+            for (object_id o : pt)
+                if (relevant(o)) out.transfer(cx.facts().object(o), x);
         return;
     }
     if (const auto* c = L::dyn_cast<L::CallBase>(&i)) {
@@ -147,10 +152,18 @@ std::vector<finding> uninit_analysis::findings(analysis_context& cx, const ifds_
                 variable = "undef";
             }
         }
-        if (!why)
-            if (const auto* ld = L::dyn_cast<L::LoadInst>(&i))
-                for (object_id o : pts.pointees(ld->getPointerOperand()))
-                    if (auto f = cx.facts().find_object(o); f && r.holds(n, *f)) {
+        // A load from uninitialized memory: every object the pointer may
+        // address is uninitialized here.
+        const L::LoadInst* ld = L::dyn_cast<L::LoadInst>(&i);
+        bool all_uninit = ld && !pts.pointees(ld->getPointerOperand()).empty();
+        if (ld)
+            for (object_id o : pts.pointees(ld->getPointerOperand())) {
+                auto f = cx.facts().find_object(o);
+                all_uninit = all_uninit && f && r.holds(n, *f);
+            }
+        if (!why && all_uninit)
+            for (object_id o : pts.pointees(ld->getPointerOperand()))
+                if (auto f = cx.facts().find_object(o); f && r.holds(n, *f)) {
                         why = *f;
                         // The variable loaded, when the load names it; else the object (group).
                         const L::Value* base = ld->getPointerOperand()->stripPointerCasts();
