@@ -142,7 +142,8 @@ struct points_to_builder {
         if (from == to || !edges.insert((std::uint64_t{from} << 32) | to).second) return;
         succ[from].push_back(to);
         ++r.stats_.copy_edges;
-        if (r.pts_[to] |= r.pts_[from]) enqueue(to);
+        const bool grew = r.pts_[to] |= r.pts_[from];  // SparseBitVector: true when it changed
+        if (grew) enqueue(to);
     }
     void enqueue(std::uint32_t n) {
         n = find(n);
@@ -423,7 +424,8 @@ struct points_to_builder {
             for (std::size_t k = 0; k < succ[n].size(); ++k) {
                 const std::uint32_t s = find(succ[n][k]);
                 if (s == n) continue;
-                if (r.pts_[s] |= delta) enqueue(s);
+                const bool grew = r.pts_[s] |= delta;
+                if (grew) enqueue(s);
                 // Lazy cycle detection: an edge whose ends hold the same set
                 // may close a cycle; look once per edge.
                 else if (r.pts_[s] == r.pts_[n] && checked.insert((std::uint64_t{n} << 32) | s).second)
