@@ -42,3 +42,34 @@ flags=$(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs vyre)
 g++ $flags "$tmp/app/main.cpp" -o "$tmp/app/pc_consumer"
 "$tmp/app/pc_consumer"
 echo "ok   pkg-config consumer ($flags)"
+
+# The LLVM frontend, where it was built: a consumer through pkg-config
+# (weir-llvm.pc) and through the CMake target vyre::weir-llvm.
+llvm_pc=$(find "$root" -name weir-llvm.pc | head -n1)
+if [ -n "$llvm_pc" ]; then
+  libdir=$(dirname "$(find "$root" -name 'libweir-llvm.so' | head -n1)")
+  cat >"$tmp/app/llvm.cpp" <<'CPP'
+#include <weir/llvm/taint_config.hpp>
+int main() {
+    auto c = weir::llvm::parse_taint_config(R"({"functions": [{"name": "getenv", "ret": "source"}]})", "c.json");
+    return c.find("getenv") && c.find("getenv")->ret_source ? 0 : 1;
+}
+CPP
+  flags=$(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs weir-llvm)
+  g++ $flags "$tmp/app/llvm.cpp" -o "$tmp/app/llvm_pc" $flags
+  LD_LIBRARY_PATH="$libdir" "$tmp/app/llvm_pc"
+  echo "ok   pkg-config weir-llvm consumer"
+  mkdir -p "$tmp/llvmapp"
+  cp "$tmp/app/llvm.cpp" "$tmp/llvmapp/main.cpp"
+  cat >"$tmp/llvmapp/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.20)
+project(llvm_consumer CXX)
+find_package(vyre REQUIRED)
+add_executable(llvm_consumer main.cpp)
+target_link_libraries(llvm_consumer PRIVATE vyre::weir-llvm)
+CM
+  cmake -S "$tmp/llvmapp" -B "$tmp/llvmapp/build" -DCMAKE_PREFIX_PATH="$root" -DCMAKE_BUILD_TYPE=Debug >/dev/null
+  cmake --build "$tmp/llvmapp/build" >/dev/null
+  LD_LIBRARY_PATH="$libdir" "$tmp/llvmapp/build/llvm_consumer"
+  echo "ok   cmake vyre::weir-llvm consumer"
+fi
