@@ -17,8 +17,8 @@ namespace weir::llvm {
 
 /// A compiled analysis: the weir problem and what its facts mean.
 struct compiled_problem {
-    weir::ifds::problem problem;
-    fact_table facts;
+    weir::ifds::problem problem;  ///< nodes and procedures as the program's ICFG
+    fact_table facts;             ///< what each fact of the problem stands for
 };
 
 namespace detail {

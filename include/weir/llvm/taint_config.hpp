@@ -38,7 +38,7 @@ struct variable_tag {
 
 /// A taint configuration.
 struct taint_config {
-    std::string name;
+    std::string name;  ///< the file's `name`, or `default` / `libc`
     /// By function name, as written (IR name, demangled name, or demangled base name).
     std::map<std::string, function_tags, std::less<>> functions;
     std::vector<variable_tag> variables;
