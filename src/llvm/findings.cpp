@@ -94,7 +94,7 @@ void write_json(std::ostream& os, const std::string& analysis, const std::vector
 void write_sarif(std::ostream& os, const std::string& analysis, const std::vector<finding>& fs) {
     os << "{\"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\", \"version\": \"2.1.0\",\n"
        << " \"runs\": [{\"tool\": {\"driver\": {\"name\": \"weir\", \"version\": " << quote(vyre::version)
-       << ", \"informationUri\": \"https://example.invalid/weir\", \"rules\": [";
+       << ", \"rules\": [";
     if (analysis == "uninit")
         os << "{\"id\": \"uninit\", \"shortDescription\": {\"text\": \"use of an uninitialized value\"}}";
     else
