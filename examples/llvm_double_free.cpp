@@ -38,7 +38,7 @@ struct double_free {
         const llvm::Function* f = call ? wl::direct_callee(*call) : nullptr;
         if (!f) return;
         if (f->getName() == "free")
-            for (wl::object_id o : cx.pointers().pointees(call->getArgOperand(0))) out.gen(cx.facts().object(o));
+            for (wl::fact_id freed : cx.pointee_facts(call->getArgOperand(0))) out.gen(freed);
         else if (wl::is_allocator(*f))
             if (wl::object_id o = cx.pointers().object_of(call); o != ~0u) out.kill(cx.facts().object(o));
     }

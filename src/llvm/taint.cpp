@@ -229,8 +229,12 @@ std::vector<finding> taint_analysis::findings(analysis_context& cx, const ifds_r
                             break;
                         }
                 if (!why) continue;
-                if (std::any_of(out.begin(), out.end(), [&](const finding& x) { return x.node == n && x.argument == int(k); }))
-                    continue;
+                // One finding per call and argument (several tagged targets may
+                // name the same one). Nodes are visited in order, so this
+                // node's findings are the last ones: look only at those.
+                bool reported = false;
+                for (auto it = out.rbegin(); it != out.rend() && it->node == n; ++it) reported |= it->argument == int(k);
+                if (reported) continue;
                 finding fd;
                 fd.rule = "taint";
                 fd.where = location_of(*c);
