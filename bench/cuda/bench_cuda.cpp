@@ -110,6 +110,7 @@ std::pair<double, std::vector<std::uint32_t>> ifds_rate(const weir::ifds::layout
         const double s = seconds_since(t0);
         if (!out) die(std::string(backend.id()) + " solve: " + out.error().what());
         best = std::min(best, s);
+        if (r == reps - 1) std::printf("%s solve: %s\n", std::string(backend.id()).c_str(), out->stats.to_string().c_str());
         edges = out->stats.path_edges;
         bits = std::move(out->path_edges);
     }

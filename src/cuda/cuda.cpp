@@ -422,19 +422,18 @@ struct cuda_state {
                             std::to_string(l.max_invocations_per_workgroup),
                         "use a smaller workgroup");
         if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) return {};  // no invocation: nothing to run
+        // The kernel's parameters in order (b_i, n_i for each buffer, the status words, the step budget); the
+        // pointers to them are taken once every value is in place, so no reallocation can leave them dangling.
         std::vector<std::uint64_t> values;
-        values.reserve(2 * m.param_buffers.size() + 1);
-        std::vector<void*> params;
+        values.reserve(2 * m.param_buffers.size() + 2);
         for (std::size_t i : m.param_buffers) {
             values.push_back(reinterpret_cast<std::uint64_t>(bufs[i].ptr));
-            params.push_back(&values.back());
             values.push_back(bufs[i].count);
-            params.push_back(&values.back());
         }
         values.push_back(reinterpret_cast<std::uint64_t>(status_out));
-        params.push_back(&values.back());
         values.push_back(c.step_budget);
-        params.push_back(&values.back());
+        std::vector<void*> params(values.size());
+        for (std::size_t k = 0; k < values.size(); ++k) params[k] = &values[k];
         return check(launch(m.kernel, grid[0], grid[1], grid[2], wg[0], wg[1], wg[2], unsigned(m.shared_bytes),
                             reinterpret_cast<CUstream>(s), params.data(), nullptr),
                      "launching program '" + p.name + "'");

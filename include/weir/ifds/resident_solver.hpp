@@ -104,6 +104,7 @@ public:
     /// Uploads the layout's graph now.
     static result<resident_solver> create(D& d, const layout& L, resident_options opt = {}) {
         VYRE_TRY(ops::register_ops());
+        VYRE_TRY(check_mode(d, opt.mode));
         auto t0 = clock::now();
         // Over budget on the graph's own tables already: fail before uploading anything.
         const bool rows = needs_rows(pick_mode(d, opt.mode, true));
@@ -128,6 +129,7 @@ public:
         if (!(g->shape() == shape_of(L)))
             return vyre::fail(vyre::error_code::invalid_argument, "resident_solver: the resident graph has another shape than the layout",
                               "get the graph for this layout from the cache");
+        VYRE_TRY(check_mode(d, opt.mode));
         if (needs_rows(opt.mode) && !g->has_rows())
             return vyre::fail(vyre::error_code::invalid_argument,
                               "resident_solver: row_solve needs a resident graph with row tables",
@@ -213,6 +215,17 @@ private:
         kernel_mode mode;
         vyre::ir::program seed{""}, expand{""}, copy = copy_kernel(), clear = clear_kernel();
     };
+
+    /// Refuses `row_solve` on a dispatcher that does not run its op (`cuda`:
+    /// weir's extension ops are host ops), before anything is uploaded.
+    static result<void> check_mode(const D& d, kernel_mode m) {
+        if (m == kernel_mode::row_solve && !runs_row_solve(d))
+            return vyre::fail(vyre::error_code::unsupported,
+                              "resident_solver: row_solve runs weir's op ifds_rows_solve, which this dispatcher does "
+                              "not list in supported_ops()",
+                              "use kernel_mode::ir_kernels (or automatic, which picks what the dispatcher runs)");
+        return {};
+    }
 
     /// The mode a solve runs in: `m` unless automatic, else `row_solve`
     /// where the dispatcher runs the op and the graph has row tables.
