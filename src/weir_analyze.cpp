@@ -4,7 +4,7 @@
 //
 //   weir analyze [--analysis taint|uninit] [--config FILE|libc] [--entry NAME]... [-p DIR]
 //                [--backend tabulation|cpu-ref|cpu|cuda] [--format text|json|sarif]
-//                [--witness] [--stats] [--fail-on-findings] INPUT... [-- CLANG_FLAGS...]
+//                [--witness] [--stats] [--fail-on-findings] [--emit-ifds FILE] INPUT... [-- CLANG_FLAGS...]
 //
 // stdout: the findings; stderr: errors, --stats, a progress line on a terminal.
 // Exit status: 0 success (whatever was found), 1 findings with --fail-on-findings,
@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@
 #ifdef WEIR_WITH_LLVM
 #include <llvm/IR/LLVMContext.h>
 
+#include <weir/ifds/format.hpp>
 #include <weir/llvm/analyze.hpp>
 #include <weir/llvm/module_loader.hpp>
 #endif
@@ -63,7 +65,7 @@ double since(std::chrono::steady_clock::time_point t) {
 int cmd_analyze(int argc, char** argv) {
     weir::llvm::load_options load;
     weir::llvm::analyze_options opt;
-    std::string backend = "cpu", format = "text";
+    std::string backend = "cpu", format = "text", emit_ifds;
     bool stats = false, fail_on_findings = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
@@ -118,6 +120,10 @@ int cmd_analyze(int argc, char** argv) {
             stats = true;
         } else if (a == "--fail-on-findings") {
             fail_on_findings = true;
+        } else if (a == "--emit-ifds") {
+            auto v = value();
+            if (!v || v->empty()) return usage("--emit-ifds needs a file");
+            emit_ifds = *v;
         } else if (a.size() > 1 && a[0] == '-') {
             return usage("unknown option '" + a + "'");
         } else {
@@ -140,6 +146,17 @@ int cmd_analyze(int argc, char** argv) {
         const double load_s = since(t);
         bar.phase("points-to, building the problem");
         weir::llvm::analysis_session session(*module, opt);
+        if (!emit_ifds.empty()) {
+            bar.phase("writing the problem");
+            std::ofstream out(emit_ifds, std::ios::binary);
+            out << weir::ifds::print_problem(session.problem());
+            out.close();
+            if (!out) {
+                bar.done();
+                std::cerr << "weir: cannot write the problem to '" << emit_ifds << "'\n";
+                return exit_invalid;
+            }
+        }
         bar.phase("solving");
         t = std::chrono::steady_clock::now();
         weir::ifds::solve_stats st;

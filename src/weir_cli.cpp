@@ -54,6 +54,7 @@ constexpr const char* usage_text =
     "       weir analyze [--analysis taint|uninit] [--config FILE|libc] [--entry NAME]... [-p DIR]\n"
     "                    [--backend B] [--format text|json|sarif] [--witness] [--stats]\n"
     "                    [--fail-on-findings] [--points-to inclusion|unification|auto]\n"
+    "                    [--emit-ifds FILE]\n"
     "                    INPUT... [-- CLANG_FLAGS...]\n"
     "       weir --help | weir solve --help | weir analyze --help | weir --version\n"
     "  default backend: cpu (all backends print the same result)\n"

@@ -3,7 +3,8 @@
 # programs of test/llvm: inputs (C source, .ll, .bc, several linked, -p with
 # compile_commands.json, clang flags after --), the three output formats (JSON
 # fields, SARIF 2.1.0's required fields, compiler-style text), --witness,
-# --entry, --fail-on-findings, --stats on stderr only, and exit status 2 with
+# --entry, --fail-on-findings, --stats on stderr only, --emit-ifds (the problem
+# that weir solve solves to the same path edges), and exit status 2 with
 # a message naming the file (and line) for bad input.
 set -u
 WEIR=$1
@@ -144,6 +145,20 @@ for b in tabulation cpu-ref cpu; do
 done
 cmp -s "$tmp/b-tabulation.json" "$tmp/b-cpu.json" && cmp -s "$tmp/b-cpu-ref.json" "$tmp/b-cpu.json"
 check "backends agree byte for byte" $? "differ"
+
+# ---- --emit-ifds: the compiled problem, solved by weir solve ------------------------
+"$WEIR" analyze "$tmp/inj.c" --format json --emit-ifds "$tmp/p.ifds" >"$tmp/e.json"; rc=$?
+check "--emit-ifds exit 0" $rc "rc=$rc"
+"$WEIR" solve "$tmp/p.ifds" --backend tabulation --stats >"$tmp/p-tab.txt" 2>"$tmp/p-tab.err" &&
+  "$WEIR" solve "$tmp/p.ifds" --backend cpu >"$tmp/p-cpu.txt" && cmp -s "$tmp/p-tab.txt" "$tmp/p-cpu.txt"
+check "--emit-ifds: weir solve loads it, backends agree" $? "$(head -3 "$tmp/p-tab.err")"
+python3 - "$tmp/e.json" "$tmp/p-tab.err" <<'PY'; check "--emit-ifds: same path edges as the analysis" $? "see above"
+import json, re, sys
+want = json.load(open(sys.argv[1]))["stats"]["path_edges"]
+got = int(re.search(r"path_edges=(\d+)", open(sys.argv[2]).read()).group(1))
+assert want == got and got > 0, (want, got)
+PY
+expect_fail "--emit-ifds to an unwritable path" 2 "cannot write" "$WEIR" analyze "$tmp/inj.c" --emit-ifds "$tmp/no/such/dir/p.ifds"
 
 # ---- bad input ------------------------------------------------------------------
 printf 'define i32 @main() {\n  ret i32 %%x\n}\n' >"$tmp/bad.ll"
