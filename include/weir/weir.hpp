@@ -5,7 +5,9 @@
 ///   vyre adapter;
 /// - ifds/: the IFDS problem model, builder and `.ifds` format, the layout,
 ///   the tabulation and resident solvers, witnesses;
-/// - ifds/ops/: weir's extension ops (registered with vyre when included).
+/// - ifds/ops/: weir's extension ops (registered with vyre when included);
+/// - ide/: IDE: edge-function families (`linear`), the problem model, the
+///   host tabulation solver.
 
 #include <weir/core/resident_dispatch.hpp>
 #include <weir/core/vyre_resident_ifds.hpp>
@@ -23,3 +25,9 @@
 #include <weir/ifds/kernels.hpp>
 #include <weir/ifds/resident_graph.hpp>
 #include <weir/ifds/resident_solver.hpp>
+
+#include <weir/ide/edge_function_family.hpp>
+#include <weir/ide/linear.hpp>
+#include <weir/ide/problem.hpp>
+#include <weir/ide/solution.hpp>
+#include <weir/ide/tabulation_solver.hpp>

@@ -5,6 +5,7 @@
 /// frontend or read from a `.ifds` file. Names index dense ids; the solver's
 /// layout (`weir::ifds::layout`) is derived from it.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -40,6 +41,20 @@ struct flow_function {
     }
     bool operator==(const flow_function&) const = default;
 };
+
+/// Calls `visit(t)` for every fact t that `f` relates fact `d` to (the
+/// spec's union of terms; a fact may come more than once).
+template <class Visit>
+void for_each_target(const flow_function& f, fact_id d, Visit&& visit) {
+    if (d == zero_fact) {
+        visit(zero_fact);
+        for (fact_id g : f.gen) visit(g);
+    } else if (f.identity && std::find(f.kill.begin(), f.kill.end(), d) == f.kill.end()) {
+        visit(d);
+    }
+    for (const auto& [a, b] : f.pairs)
+        if (a == d) visit(b);
+}
 
 /// A procedure with its unique start and exit nodes.
 struct procedure {
