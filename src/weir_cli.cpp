@@ -4,7 +4,9 @@
 //
 //   weir solve FILE [--backend tabulation|cpu-ref|cpu|cuda] [--witness NODE:FACT]...
 //                   [--format text|json] [--stats] [--memory-budget SIZE]
-//   (default backend: cpu, the multithreaded resident solver; every backend prints the same)
+//   (default backend: cpu, the multithreaded resident solver; every backend prints the same.
+//   A file whose header is `ide 1 linear` is an IDE problem (spec: ide-format.md), solved
+//   on --backend tabulation only so far.)
 //
 // stdout: the result (or the witness paths), exactly as the spec says; nothing else.
 // stderr: errors, --stats, and a progress line for long solves when it is a terminal.
@@ -28,11 +30,14 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <variant>
 #include <vector>
+#include <fstream>
 
 #include <vyre/backends.hpp>
 #include <vyre/core/version.hpp>
 #include <vyre/core/huge_page_heap.hpp>
+#include <weir/ide/format.hpp>
 #include <weir/weir.hpp>
 
 #include "weir_cli.hpp"
@@ -58,6 +63,7 @@ constexpr const char* usage_text =
     "                    INPUT... [-- CLANG_FLAGS...]\n"
     "       weir --help | weir solve --help | weir analyze --help | weir --version\n"
     "  default backend: cpu (all backends print the same result)\n"
+    "  FILE: an IFDS problem (`ifds 1`), or an IDE problem (`ide 1 linear`: --backend tabulation only so far)\n"
     "  SIZE: bytes, or with a K, M, G or T suffix (powers of 1024); 0 means no limit\n";
 
 } // namespace
@@ -184,31 +190,20 @@ std::optional<int> weir_cli::check_backend(const std::string& backend) {
 
 namespace {
 
-int cmd_solve(const options& o) {
-    if (auto bad = weir_cli::check_backend(o.backend)) return *bad;
-    if (!o.witnesses.empty() && o.format == "json")
-        return usage("--format json is not available with --witness (witness paths are text, one vertex a line)");
-    auto t0 = std::chrono::steady_clock::now();
-    auto pb = load_problem_file(o.file);
-    if (!pb) {
-        std::cerr << pb.error().what() << "\n";
-        return exit_invalid;
-    }
-    double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-    // Witness requests are checked before any solving.
+/// The (node, fact) pairs of `--witness NODE:FACT` in `pb`, or the exit status of a bad one.
+std::variant<std::vector<std::pair<node_id, fact_id>>, int> witness_requests(const problem& pb, const options& o) {
     std::vector<std::pair<node_id, fact_id>> wanted;
     for (const auto& w : o.witnesses) {
         auto colon = w.rfind(':');
         if (colon == std::string::npos) return usage("--witness expects NODE:FACT, got '" + w + "'");
         std::string nn = w.substr(0, colon), fn = w.substr(colon + 1);
         std::optional<node_id> n;
-        for (node_id i = 0; i < pb->nodes.size(); ++i)
-            if (pb->nodes[i].name == nn) n = i;
+        for (node_id i = 0; i < pb.nodes.size(); ++i)
+            if (pb.nodes[i].name == nn) n = i;
         std::optional<fact_id> f;
         if (fn == "0") f = zero_fact;
-        for (fact_id i = 0; i < pb->facts.size(); ++i)
-            if (pb->facts[i] == fn) f = i + 1;
+        for (fact_id i = 0; i < pb.facts.size(); ++i)
+            if (pb.facts[i] == fn) f = i + 1;
         if (!n) {
             std::cerr << "weir: --witness " << w << ": no node called '" << nn << "' in " << o.file << "\n";
             return exit_invalid;
@@ -219,32 +214,102 @@ int cmd_solve(const options& o) {
         }
         wanted.emplace_back(*n, *f);
     }
+    return wanted;
+}
+
+/// Prints a realizable path to each wanted (node, fact) of `pb`, from the
+/// host's recording tabulation whatever the backend; `no path` (status 1)
+/// where the fact does not hold.
+int print_witnesses(const problem& pb, const layout& L, const std::vector<std::pair<node_id, fact_id>>& wanted,
+                    const options& o) {
+    auto built = witness_builder::create(L, {.memory_budget = o.memory_budget});
+    if (!built) return weir_cli::solver_failed(built.error());
+    const witness_builder& wb = *built;
+    if (o.stats) std::cerr << "weir: witnesses from the recording tabulation: " << wb.stats().to_string() << "\n";
+    int status = 0;
+    bool first = true;
+    for (auto [n, f] : wanted) {
+        if (!first) std::cout << "\n";
+        first = false;
+        auto path = wb.witness(n, f);
+        if (!path) {
+            std::cout << "no path\n";
+            status = exit_no_path;
+        } else {
+            std::cout << format_witness(pb, *path);
+        }
+    }
+    return status;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+/// `weir solve` on an `ide 1 linear` file: the host IDE solver (the resident
+/// IDE solver does not exist yet, so `--backend tabulation` only).
+int cmd_solve_ide(const options& o) {
+    if (o.backend != "tabulation") {
+        std::cerr << "weir: " << o.file << " is an IDE problem; IDE runs on --backend tabulation only so far "
+                  << "(the resident IDE solver for cpu-ref, cpu and cuda is not written yet): use --backend tabulation\n";
+        return exit_invalid;
+    }
+    if (o.memory_budget != 0) return usage("--memory-budget is not available for IDE problems yet");
+    auto t0 = std::chrono::steady_clock::now();
+    auto pb = weir::ide::load_problem_file<weir::ide::linear>(o.file);
+    if (!pb) {
+        std::cerr << pb.error().what() << "\n";
+        return exit_invalid;
+    }
+    const double load_s = seconds_since(t0);
+    auto wanted = witness_requests(pb->graph, o);
+    if (const int* status = std::get_if<int>(&wanted)) return *status;
+    const auto& w = std::get<0>(wanted);
+    if (!w.empty()) return print_witnesses(pb->graph, make_layout(pb->graph), w, o);
+    auto t1 = std::chrono::steady_clock::now();
+    const auto s = weir::ide::tabulation_solver<weir::ide::linear>(*pb).solve();
+    const double solve_s = seconds_since(t1);
+    std::cout << (o.format == "json" ? weir::ide::format_solution_json(pb->graph, s)
+                                     : weir::ide::format_solution(pb->graph, s));
+    std::cout.flush();
+    if (o.stats)
+        std::cerr << "weir: backend=tabulation problem=ide family=linear jump_functions=" << s.stats.jump_functions
+                  << " contexts=" << s.stats.contexts << " t_load=" << load_s << " t_solve=" << solve_s << "\n";
+    return 0;
+}
+
+/// True when the file at `path` starts with an `ide` header (reads its first 64 KiB).
+bool is_ide_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string head(64 * 1024, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+    return weir::ide::header_of(head).ide;
+}
+
+int cmd_solve(const options& o) {
+    if (auto bad = weir_cli::check_backend(o.backend)) return *bad;
+    if (!o.witnesses.empty() && o.format == "json")
+        return usage("--format json is not available with --witness (witness paths are text, one vertex a line)");
+    if (is_ide_file(o.file)) return cmd_solve_ide(o);
+    auto t0 = std::chrono::steady_clock::now();
+    auto pb = load_problem_file(o.file);
+    if (!pb) {
+        std::cerr << pb.error().what() << "\n";
+        return exit_invalid;
+    }
+    double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    // Witness requests are checked before any solving.
+    auto requests = witness_requests(*pb, o);
+    if (const int* status = std::get_if<int>(&requests)) return *status;
+    const auto& wanted = std::get<0>(requests);
 
     auto t1 = std::chrono::steady_clock::now();
     auto L = make_layout(*pb);
     double layout_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
 
-    if (!wanted.empty()) {
-        // Witnesses come from the host's recording tabulation, whatever the backend.
-        auto built = witness_builder::create(L, {.memory_budget = o.memory_budget});
-        if (!built) return weir_cli::solver_failed(built.error());
-        const witness_builder& wb = *built;
-        if (o.stats) std::cerr << "weir: witnesses from the recording tabulation: " << wb.stats().to_string() << "\n";
-        int status = 0;
-        bool first = true;
-        for (auto [n, f] : wanted) {
-            if (!first) std::cout << "\n";
-            first = false;
-            auto path = wb.witness(n, f);
-            if (!path) {
-                std::cout << "no path\n";
-                status = exit_no_path;
-            } else {
-                std::cout << format_witness(*pb, *path);
-            }
-        }
-        return status;
-    }
+    if (!wanted.empty()) return print_witnesses(*pb, L, wanted, o);
 
     // From here on the problem serves only the names the output prints: its
     // flow functions (the larger part of it) go back to the heap for the solve.

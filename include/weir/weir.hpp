@@ -7,7 +7,7 @@
 ///   the tabulation and resident solvers, witnesses;
 /// - ifds/ops/: weir's extension ops (registered with vyre when included);
 /// - ide/: IDE: edge-function families (`linear`), the problem model, the
-///   host tabulation solver.
+///   `.ide` loader, the host tabulation solver.
 
 #include <weir/core/resident_dispatch.hpp>
 #include <weir/core/vyre_resident_ifds.hpp>
@@ -29,5 +29,6 @@
 #include <weir/ide/edge_function_family.hpp>
 #include <weir/ide/linear.hpp>
 #include <weir/ide/problem.hpp>
+#include <weir/ide/format.hpp>
 #include <weir/ide/solution.hpp>
 #include <weir/ide/tabulation_solver.hpp>

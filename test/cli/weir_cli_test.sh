@@ -286,4 +286,26 @@ printf 'ifds 1\nfacts id kill\nproc seed gen flow\nflow gen flow id kill:id gen:
 expect_out keyword-names "gen: 0
 flow: 0 id kill" "$WEIR" solve "$tmp/keywords.ifds"
 
+# ---- .ide files (ide-format.md): the header decides; tabulation only so far ------------------
+printf 'ide 1 linear\nfacts x y\nproc main s e\nnode c main\nnode r main\nproc inc is ie\nflow s c gen:x=1\ncall c inc r\nctrflow c id kill:x\nflow r e id x>y=2*x+1\nflow is ie x>x=x+10\nseed s 0\n' >"$tmp/a.ide"
+want_ide="s: 0
+e: 0 x=11 y=23
+c: 0 x=1
+r: 0 x=11
+is: 0 x=1
+ie: 0 x=11"
+expect_out ide-solve "$want_ide" "$WEIR" solve "$tmp/a.ide" --backend tabulation
+expect_out ide-json '{"s":{"0":null},"e":{"0":null,"x":"11","y":"23"},"c":{"0":null,"x":"1"},"r":{"0":null,"x":"11"},"is":{"0":null,"x":"1"},"ie":{"0":null,"x":"11"}}' "$WEIR" solve "$tmp/a.ide" --backend tabulation --format json
+expect_out ide-witness "s 0
+c x
+is x
+ie x
+r x
+e y" "$WEIR" solve "$tmp/a.ide" --backend tabulation --witness e:y
+expect_fail ide-other-backend 2 "--backend tabulation" "$WEIR" solve "$tmp/a.ide"
+printf 'ide 1 linear\nfacts x\nproc main s e\nflow s e gen:x=x-9223372036854775808\nseed s 0\n' >"$tmp/bad.ide"
+expect_fail ide-error-line 2 "bad.ide:4:" "$WEIR" solve "$tmp/bad.ide" --backend tabulation
+cp "$tmp/a.ide" "$tmp/a_named.ifds"
+expect_out ide-header-decides "$want_ide" "$WEIR" solve "$tmp/a_named.ifds" --backend tabulation
+
 finish

@@ -11,6 +11,9 @@
 #include <string>
 #include <string_view>
 
+#include <weir/ide/format.hpp>
+#include <weir/ide/linear.hpp>
+#include <weir/ide/tabulation_solver.hpp>
 #include <weir/ifds/format.hpp>
 
 #include "fuzz/fuzz_targets.hpp"
@@ -30,6 +33,17 @@ std::uint32_t last_line_of(std::string_view text) {
 /// One input: `.ifds` text.
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
+    if (weir::ide::header_of(text).ide) {  // the `.ide` loader, and the host IDE solver on what loads
+        auto p = weir::ide::load_problem<weir::ide::linear>(text, "fuzz.ide");
+        if (!p) {
+            const auto& e = p.error();
+            if (e.line < 1 || e.line > last_line_of(text) || e.message.empty())
+                vyre_fuzz::fail("ifds_load", "an .ide load error without a sane line or message", e.what());
+        } else if (p->graph.nodes.size() <= 256 && p->graph.facts.size() <= 16) {
+            (void)weir::ide::tabulation_solver<weir::ide::linear>(*p).solve();
+        }
+        return 0;
+    }
     auto loaded = weir::ifds::load_problem(text, "fuzz.ifds");
     if (!loaded) {
         const auto& e = loaded.error();

@@ -131,7 +131,8 @@ ide::solution<L> spec_fixpoint(const ide::problem<L>& pb) {
         }
         std::map<ifds::node_id, ifds::node_id> retsite;
         for (const auto& c : g.calls) retsite[c.site] = c.retsite;
-        for (const auto& [site, r] : retsite) {
+        for (const auto& site_ret : retsite) {
+            const ifds::node_id site = site_ret.first, r = site_ret.second;
             auto ctf = g.ctrflows.find(site);
             const ifds::flow_function ff = ctf == g.ctrflows.end() ? ifds::flow_function::id() : ctf->second;
             const auto* terms = ctr_terms(site);

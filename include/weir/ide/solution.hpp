@@ -10,6 +10,7 @@
 
 #include <weir/ide/edge_function_family.hpp>
 #include <weir/ifds/problem.hpp>
+#include <weir/ifds/solution.hpp>
 
 namespace weir::ide {
 
@@ -53,6 +54,36 @@ std::string format_solution(const ifds::problem& g, const solution<F>& s) {
         }
         out += '\n';
     }
+    return out;
+}
+
+/// The result as JSON: `{"NODE": {"0": null, "x": "5", "y": "bottom"}, ...}`,
+/// the nodes and facts of `format_solution`, each value as the text it
+/// prints (so 64-bit integers stay exact).
+template <textual_edge_function_family F>
+std::string format_solution_json(const ifds::problem& g, const solution<F>& s) {
+    std::string out = "{";
+    bool first = true;
+    for (std::size_t n = 0; n < s.at.size(); ++n) {
+        if (s.at[n].empty()) continue;
+        if (!first) out += ',';
+        first = false;
+        ifds::detail::append_json_string(out, g.nodes[n].name);
+        out += ":{";
+        for (std::size_t i = 0; i < s.at[n].size(); ++i) {
+            const auto& [f, v] = s.at[n][i];
+            if (i) out += ',';
+            if (f == ifds::zero_fact) {
+                out += "\"0\":null";
+                continue;
+            }
+            ifds::detail::append_json_string(out, g.facts[f - 1]);
+            out += ':';
+            ifds::detail::append_json_string(out, F::print_value(v));
+        }
+        out += '}';
+    }
+    out += "}\n";
     return out;
 }
 

@@ -202,12 +202,12 @@ private:
         while (!work.empty()) {
             const std::uint64_t ctx = work.front();
             work.pop_front();
-            const auto p = static_cast<proc_id>(ctx >> 32);
-            const auto d0 = static_cast<fact_id>(ctx);
             // every call site of p where context d0 reaches a fact: the value there, joined over p's contexts
             auto sites = sites_of.find(ctx);
             if (sites == sites_of.end()) continue;
-            for (const auto& [n, d] : sites->second) {
+            for (const auto& site : sites->second) {
+                const node_id n = site.first;
+                const fact_id d = site.second;  // (not a structured binding: lambdas capture it)
                 const value v = value_at(n, d);
                 for (std::uint32_t ce : site_calls_[n]) {
                     const auto& c = g_.calls[ce];

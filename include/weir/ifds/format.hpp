@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -224,6 +225,29 @@ inline statement_counts count_statements(const char* p, const char* end) noexcep
     return n;
 }
 
+/// What the `.ide` format (ide-format.md) adds to the `.ifds` loader: the
+/// loader hands it each term's edge function (`a>b=EF`, `gen:a,b=EF`) and
+/// each seed's value as it reads them, so their errors come in line order
+/// with the others, and then each statement's keys before the checker takes
+/// it. `weir::ide::load_problem` implements it for a family; without one the
+/// loader reads plain `.ifds`, where `=EF` is an error.
+struct term_extension {
+    virtual ~term_extension() = default;
+    /// A statement starts: forget what was kept for one that was not finished.
+    virtual void begin_statement() = 0;
+    /// The family the header names: `ide 1 FAMILY`.
+    virtual std::string_view family() const = 0;
+    /// Keeps the edge function `ef` of the term relating d to t in the
+    /// statement being read; returns why it is malformed, or "" when it is not.
+    virtual std::string edge_function(fact_id d, fact_id t, std::string_view ef) = 0;
+    /// Keeps a seed's value; returns why it is malformed, or "".
+    virtual std::string seed_value(std::string_view v) = 0;
+    /// The statement just read (its kind, its two keys: FROM TO, SITE CALLEE,
+    /// SITE, or NODE FACT, and its flow function before the checker sorts it);
+    /// what was kept for it belongs to these keys.
+    virtual void statement(statement_kind kind, std::uint32_t a, std::uint32_t b, const flow_function* f) = 0;
+};
+
 /// The `.ifds` loader (one use).
 ///
 /// One scan reads the header and the declarations, and checks each statement
@@ -235,7 +259,8 @@ inline statement_counts count_statements(const char* p, const char* end) noexcep
 class loader {
 public:
     /// Prepares to load `text`, naming it `file` in errors.
-    loader(std::string_view text, std::string_view file) : text_(text), file_(file), ck_(p_, err_, "line") {
+    loader(std::string_view text, std::string_view file, term_extension* ext = nullptr)
+        : text_(text), file_(file), ext_(ext), ck_(p_, err_, "line") {
         ck_.terms_checked_by_caller();  // parse_ff applies the term rules as it reads
     }
 
@@ -321,7 +346,7 @@ private:
         flush_nodes();
         last_line_ = line == 0 ? 1 : line;
         if (!header_seen_) {
-            report(last_line_, "", "missing header: expected `ifds 1` as the first statement, found no statement");
+            report(last_line_, "", "missing header: expected `" + header() + "` as the first statement, found no statement");
             fatal_ = true;
         }
     }
@@ -335,6 +360,10 @@ private:
             return;
         }
         statement_kind k;
+        if (ext_ && kw == "ide") {
+            report(line, kw, "repeated header: `" + header() + "` must appear once, as the first statement");
+            return;
+        }
         switch (classify(kw)) {
         case keyword::ifds:
             report(line, kw, "repeated header: `ifds 1` must appear once, as the first statement");
@@ -369,8 +398,22 @@ private:
         }
     }
 
+    /// The header this file must start with.
+    std::string header() const { return ext_ ? "ide 1 " + std::string(ext_->family()) : std::string("ifds 1"); }
+
     void header_line(std::uint64_t line, std::string_view kw, line_cursor& c) {
         fatal_ = true;  // nothing before the header can hold an error: any error here is the first
+        if (ext_) {
+            const std::string_view v = c.next(), fam = c.next(), x = c.next();
+            if (kw != "ide" || v != "1" || fam != ext_->family() || !x.empty()) {
+                const std::string_view bad = kw != "ide" ? kw : v != "1" ? v : fam != ext_->family() ? fam : x;
+                report(line, bad, "malformed header: expected `" + header() + "` as the first statement");
+                return;
+            }
+            fatal_ = false;
+            header_seen_ = true;
+            return;
+        }
         if (kw != "ifds") {
             report(line, kw, "missing header: expected `ifds 1` as the first statement, found " + q(kw));
             return;
@@ -649,14 +692,49 @@ private:
         }
     }
 
+    /// A term's `=EF` (the `.ide` format), kept by the extension for each
+    /// pair (d, t) it relates; an error in plain `.ifds`.
+    bool term_function(std::uint64_t line, std::string_view term, std::string_view ef, fact_id d,
+                       std::span<const fact_id> targets) {
+        for (fact_id t : targets) {
+            if (std::string why = ext_->edge_function(d, t, ef); !why.empty()) {
+                report(line, term, why);
+                return false;
+            }
+        }
+        return true;
+    }
+
     bool parse_ff(std::uint64_t line, line_cursor& c, flow_function& f) {
         for (std::string_view t = c.next(); !t.empty(); t = c.next()) {
+            std::string_view ef;  // the term's `=EF`, if any
+            if (const std::size_t eq = t.find('='); eq != std::string_view::npos) {
+                if (!ext_) {
+                    report(line, t, "malformed term " + q(t) + ": edge functions (=EF) belong to `.ide` files");
+                    return false;
+                }
+                const std::string_view whole = t;
+                ef = t.substr(eq + 1);
+                t = t.substr(0, eq);
+                if ((t.size() == 2 && t[0] == 'i' && t[1] == 'd') || (t.size() >= 5 && std::memcmp(t.data(), "kill:", 5) == 0)) {
+                    report(line, whole, "malformed term " + q(whole) + ": `id` and `kill:` take no edge function");
+                    return false;
+                }
+                if (ef.empty()) {
+                    report(line, whole, "malformed term " + q(whole) + ": expected an edge function after '='");
+                    return false;
+                }
+            }
             if (t.size() == 2 && t[0] == 'i' && t[1] == 'd') {
                 f.identity = true;
             } else if (t.size() >= 5 && std::memcmp(t.data(), "kill:", 5) == 0) {
                 if (!fact_list(line, t, 5, f.kill, msg_kill_zero)) return false;
             } else if (t.size() >= 4 && std::memcmp(t.data(), "gen:", 4) == 0) {
+                const std::size_t before = f.gen.size();
                 if (!fact_list(line, t, 4, f.gen, msg_gen_zero)) return false;
+                if (!ef.empty() && !term_function(line, t, ef, zero_fact,
+                                                  std::span<const fact_id>(f.gen.data() + before, f.gen.size() - before)))
+                    return false;
             } else if (const std::size_t gt = t.find('>'); gt != std::string_view::npos) {
                 const std::string_view a = t.substr(0, gt), b = t.substr(gt + 1);
                 if (a.empty() || b.empty()) {
@@ -676,6 +754,7 @@ private:
                     f.pairs.reserve(static_cast<std::size_t>(std::count(t.data() + gt, c.e, '>')));
                 }
                 f.pairs.emplace_back(fa, fb);
+                if (!ef.empty() && !term_function(line, t, ef, fa, std::span<const fact_id>(&fb, 1))) return false;
             } else {
                 report(line, t, "malformed flow-function term " + q(t) +
                                     ": expected id, kill:F,..., gen:F,... or A>B");
@@ -688,6 +767,7 @@ private:
     /// Reads one statement (after its keyword) and hands it to the checker.
     void statement_line(std::uint64_t line, const char* b, const char* e, statement_kind kind) {
         line_cursor c{b, e};
+        if (ext_) ext_->begin_statement();  // (a statement read again after a deferral starts afresh)
         if (!err_.open_at(line)) {
             // errors here cannot come first, but calls still match earlier callflow/retflow/ctrflow lines
             if (kind == statement_kind::call) {
@@ -705,6 +785,7 @@ private:
             if (to == none32) return;
             flow_function f;
             if (!parse_ff(line, c, f)) return;
+            if (ext_) ext_->statement(kind, from, to, &f);
             ck_.flow(line, from, to, std::move(f));
             return;
         }
@@ -732,6 +813,7 @@ private:
             if (callee == none32) return;
             flow_function f;
             if (!parse_ff(line, c, f)) return;
+            if (ext_) ext_->statement(kind, site, callee, &f);
             ck_.callee_flow(line, kind == statement_kind::retflow, site, callee, std::move(f));
             return;
         }
@@ -740,6 +822,7 @@ private:
             if (site == none32) return;
             flow_function f;
             if (!parse_ff(line, c, f)) return;
+            if (ext_) ext_->statement(kind, site, 0, &f);
             ck_.ctrflow(line, site, std::move(f));
             return;
         }
@@ -752,7 +835,19 @@ private:
                 return;
             }
             const fact_id f = fact_item(line, t);
-            if (f == none32 || !end_of_line(line, c, "seed NODE FACT")) return;
+            if (f == none32) return;
+            if (ext_) {
+                if (const std::string_view v = c.next(); !v.empty()) {
+                    if (std::string why = ext_->seed_value(v); !why.empty()) {
+                        report(line, v, why);
+                        return;
+                    }
+                }
+                if (!end_of_line(line, c, "seed NODE FACT [VALUE]")) return;
+                ext_->statement(kind, n, f, nullptr);
+            } else if (!end_of_line(line, c, "seed NODE FACT")) {
+                return;
+            }
             ck_.seed(line, n, f);
             return;
         }
@@ -761,6 +856,7 @@ private:
 
     std::string_view text_;
     std::string_view file_;
+    term_extension* ext_ = nullptr;  ///< the `.ide` additions, or none
     problem p_;
     first_error err_;
     problem_checker ck_;

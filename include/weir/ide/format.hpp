@@ -1,0 +1,176 @@
+#pragma once
+/// \file weir/ide/format.hpp
+/// The `.ide` format, version 1 (spec: ide-format.md): `load_problem<F>`
+/// reads `ide 1 FAMILY` files with the `.ifds` loader (the same scan, the
+/// same errors, in line order) extended by the family's edge functions
+/// (`a>b=EF`, `gen:a,b=EF`) and seed values (`seed NODE FACT [VALUE]`).
+/// `header_of` tells the two formats apart: the header decides, not the
+/// file's name.
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <vyre/core/result.hpp>
+
+#include <weir/ide/problem.hpp>
+#include <weir/ifds/format.hpp>
+
+namespace weir::ide {
+
+/// What a problem file's first statement says it is.
+struct file_header {
+    bool ide = false;      ///< `ide 1 ...` (else `.ifds`, or not a problem file: its loader says why)
+    std::string family;    ///< the family an `ide` header names
+};
+
+/// Reads the first statement of `text` (after blank and comment lines).
+inline file_header header_of(std::string_view text) {
+    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    while (!text.empty()) {
+        const std::size_t nl = text.find('\n');
+        const std::string_view line = text.substr(0, nl);
+        ifds::detail::line_cursor c{line.data(), line.data() + line.size()};
+        if (const std::string_view kw = c.next(); !kw.empty()) {
+            file_header h;
+            if (kw == "ide") {
+                h.ide = true;
+                (void)c.next();
+                h.family = std::string(c.next());
+            }
+            return h;
+        }
+        if (nl == std::string_view::npos) break;
+        text.remove_prefix(nl + 1);
+    }
+    return {};
+}
+
+namespace detail {
+
+/// Keeps a family's edge functions and seed values as the loader reads them.
+template <textual_edge_function_family F>
+class term_reader final : public ifds::detail::term_extension {
+public:
+    std::string_view family() const override { return F::name; }
+    void begin_statement() override {
+        pending_.clear();
+        value_.reset();
+    }
+    std::string edge_function(fact_id d, fact_id t, std::string_view ef) override {
+        std::string why;
+        auto f = F::parse_function(ef, why);
+        if (!f) return why.empty() ? "malformed edge function '" + std::string(ef) + "'" : why;
+        pending_.push_back({d, t, *f});
+        return {};
+    }
+    std::string seed_value(std::string_view v) override {
+        std::string why;
+        auto x = F::parse_value(v, why);
+        if (!x) return why.empty() ? "malformed seed value '" + std::string(v) + "'" : why;
+        value_ = *x;
+        return {};
+    }
+    void statement(ifds::detail::statement_kind kind, std::uint32_t a, std::uint32_t b,
+                   const ifds::flow_function* f) override {
+        using k = ifds::detail::statement_kind;
+        const std::uint64_t key = std::uint64_t(a) << 32 | b;
+        switch (kind) {
+        case k::flow: flows[key] = joined(*f); break;
+        case k::callflow: calls[key] = joined(*f); break;
+        case k::retflow: returns[key] = joined(*f); break;
+        case k::ctrflow: ctrs[key] = joined(*f); break;
+        case k::seed: seeds[key] = value_.value_or(F::bottom_value()); break;
+        case k::call: break;
+        }
+    }
+
+    std::map<std::uint64_t, edge_terms<F>> flows, calls, returns, ctrs;  ///< by (FROM, TO), (SITE, CALLEE), SITE
+    std::map<std::uint64_t, typename F::value> seeds;                     ///< by (NODE, FACT)
+
+private:
+    /// The statement's terms with functions, each pair joined with the
+    /// identity where another of the statement's terms relates it without one.
+    edge_terms<F> joined(const ifds::flow_function& f) {
+        edge_terms<F> out = pending_;
+        for (const auto& t : pending_) {
+            std::size_t relating = 0, with_function = 0;
+            if (f.identity && t.from == t.to && t.from != zero_fact &&
+                std::find(f.kill.begin(), f.kill.end(), t.from) == f.kill.end())
+                ++relating;
+            if (t.from == zero_fact) relating += static_cast<std::size_t>(std::count(f.gen.begin(), f.gen.end(), t.to));
+            relating += static_cast<std::size_t>(
+                std::count(f.pairs.begin(), f.pairs.end(), std::pair<fact_id, fact_id>(t.from, t.to)));
+            for (const auto& u : pending_) with_function += u.from == t.from && u.to == t.to;
+            if (relating > with_function) out.push_back({t.from, t.to, F::identity()});
+        }
+        // (an identity term may have been added once per repeated pair: joining is idempotent)
+        canonicalize<F>(out);
+        pending_.clear();
+        return out;
+    }
+
+    edge_terms<F> pending_;
+    std::optional<typename F::value> value_;
+};
+
+} // namespace detail
+
+/// Loads an `ide 1 FAMILY` problem of family `F` from `text`; `file_name`
+/// names it in errors. Every error of the `.ifds` format, plus the `.ide`
+/// ones (a malformed edge function or seed value, `id=EF`, `kill:a=EF`, a
+/// header naming another family), with its line; never a partial problem.
+template <textual_edge_function_family F>
+vyre::result<problem<F>, ifds::load_error> load_problem(std::string_view text, std::string_view file_name = "<input>") {
+    detail::term_reader<F> terms;
+    auto g = ifds::detail::loader(text, file_name, &terms).run();
+    if (!g) return vyre::make_unexpected(g.error());
+    problem<F> p;
+    p.graph = std::move(*g);
+    p.fill_defaults();
+    auto take = [](auto& from, std::uint64_t key) {
+        auto it = from.find(key);
+        return it == from.end() ? edge_terms<F>{} : std::move(it->second);
+    };
+    for (std::size_t i = 0; i < p.graph.flows.size(); ++i)
+        p.flow_functions[i] = take(terms.flows, std::uint64_t(p.graph.flows[i].from) << 32 | p.graph.flows[i].to);
+    for (std::size_t i = 0; i < p.graph.calls.size(); ++i) {
+        const std::uint64_t key = std::uint64_t(p.graph.calls[i].site) << 32 | p.graph.calls[i].callee;
+        p.call_functions[i] = take(terms.calls, key);
+        p.return_functions[i] = take(terms.returns, key);
+    }
+    for (auto& [site, t] : terms.ctrs)
+        if (!t.empty()) p.ctr_functions[static_cast<node_id>(site >> 32)] = std::move(t);
+    for (std::size_t i = 0; i < p.graph.seeds.size(); ++i) {
+        const auto& s = p.graph.seeds[i];
+        auto it = terms.seeds.find(std::uint64_t(s.node) << 32 | s.fact);
+        p.seed_values[i] = s.fact == zero_fact || it == terms.seeds.end() ? F::bottom_value() : it->second;
+    }
+    return p;
+}
+
+/// Reads the file at `path` and loads it (errors name the file as given); an
+/// unreadable file is a `load_error` with line 0.
+template <textual_edge_function_family F>
+vyre::result<problem<F>, ifds::load_error> load_problem_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    if (in) text << in.rdbuf();
+    if (!in) {
+        ifds::load_error e;
+        e.file = path.string();
+        e.line = 0;
+        e.message = "cannot read the file";
+        return vyre::make_unexpected(std::move(e));
+    }
+    return load_problem<F>(text.str(), path.string());
+}
+
+} // namespace weir::ide
