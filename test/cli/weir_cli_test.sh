@@ -307,5 +307,8 @@ printf 'ide 1 linear\nfacts x\nproc main s e\nflow s e gen:x=x-92233720368547758
 expect_fail ide-error-line 2 "bad.ide:4:" "$WEIR" solve "$tmp/bad.ide" --backend tabulation
 cp "$tmp/a.ide" "$tmp/a_named.ifds"
 expect_out ide-header-decides "$want_ide" "$WEIR" solve "$tmp/a_named.ifds" --backend tabulation
+printf '\r\nide 1 linear\r\nfacts x\r\nproc m s e\r\nflow s e gen:x=4\r\nseed s 0\r\n' >"$tmp/crlf.ide"
+expect_out ide-crlf "s: 0
+e: 0 x=4" "$WEIR" solve "$tmp/crlf.ide" --backend tabulation
 
 finish

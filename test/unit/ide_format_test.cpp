@@ -3,11 +3,14 @@
 // the header deciding the format, and every error of the spec with its line.
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
 #include <string>
 
 #include <weir/ide/format.hpp>
 #include <weir/ide/linear.hpp>
 #include <weir/ide/tabulation_solver.hpp>
+
+#include "support/ide_gen.hpp"
 
 using namespace weir;
 using L = ide::linear;
@@ -69,6 +72,8 @@ TEST_CASE("ide format: the header decides the format", "[ide][format]") {
     CHECK(ide::header_of("# a comment\n\n  ide 1 linear\n").ide);
     CHECK(ide::header_of("\xEF\xBB\xBFide 1 linear\n").family == "linear");
     CHECK_FALSE(ide::header_of("ifds 1\n").ide);
+    CHECK(ide::header_of("\r\n  \r\nide 1 linear\r\n").ide);  // blank CRLF lines before the header
+    CHECK(ide::header_of("ide 1 linear\r\nfacts x\r\n").family == "linear");
     CHECK_FALSE(ide::header_of("").ide);
     // an `ifds 1` file is no IDE problem, and `=EF` does not belong in one
     CHECK(error_of("ifds 1\nfacts x\nproc m s e\nflow s e id\nseed s 0\n").line == 1);
@@ -93,7 +98,8 @@ TEST_CASE("ide format: every error of the spec, with its line", "[ide][format][e
         {"facts x\n", 1, "ide 1 linear"},
         {"", 1, "missing header"},
         {head + "ide 1 linear\n" + tail, 7, "repeated header"},
-        {head + "flow s n x>y=2*y\n" + tail, 7, "malformed"},
+        {head + "ifds 1\n" + tail, 7, "`ide 1 linear` must appear once"},
+        {head + "flow s n x>y=2*y\n" + tail, 7, "at 'x>y=2*y'"},
         {head + "flow s n x>y=x-9223372036854775808\n" + tail, 7, "64 signed bits"},
         {head + "flow s n x>y=9223372036854775808\n" + tail, 7, "64 signed bits"},
         {head + "flow s n x>y=x+-1\n" + tail, 7, "malformed"},
@@ -121,4 +127,39 @@ TEST_CASE("ide format: a statement that names a later declaration keeps its func
     const auto p = load("ide 1 linear\nfacts x\nproc m s e\nflow s late gen:x=4\nnode late m\nflow late e id\nseed s 0\n");
     const auto s = ide::tabulation_solver<L>(p).solve();
     CHECK(ide::format_solution(p.graph, s) == "s: 0\ne: 0 x=4\nlate: 0 x=4\n");
+}
+
+TEST_CASE("ide format: printing loads back to the same functions, values and result", "[ide][format][print]") {
+    for (std::uint64_t seed = 0; seed < 200; ++seed) {
+        INFO("seed " << seed);
+        test::gen_options o;
+        o.procs = 2 + seed % 4;
+        o.facts = 2 + seed % 3;
+        auto p = test::random_ide_problem(seed, o);
+        const std::string text = ide::print_problem(p);
+        auto q = ide::load_problem<L>(text, "printed.ide");
+        if (!q) FAIL(q.error().what() << "\n" << text);
+        CHECK(q->flow_functions == p.flow_functions);
+        CHECK(q->call_functions == p.call_functions);
+        CHECK(q->return_functions == p.return_functions);
+        CHECK(q->ctr_functions == p.ctr_functions);
+        for (std::size_t i = 0; i < p.seed_values.size(); ++i)
+            if (p.graph.seeds[i].fact != 0) CHECK(q->seed_values[i] == p.seed_values[i]);
+        CHECK(ide::tabulation_solver<L>(*q).solve() == ide::tabulation_solver<L>(p).solve());
+        // printing what loaded is a fixed point (the generator's own lists are not sorted as loaded ones are)
+        const std::string again = ide::print_problem(*q);
+        auto r = ide::load_problem<L>(again, "again.ide");
+        REQUIRE(r.has_value());
+        CHECK(ide::print_problem(*r) == again);
+    }
+}
+
+TEST_CASE("ide format: a function version 1 cannot write is refused by the printer", "[ide][format][print]") {
+    auto p = load(head + "flow s n x>x=x-5\n" + "seed s x 3\n");
+    p.flow_functions[0][0].f = L::affine(1, INT64_MIN);
+    CHECK_THROWS_AS(ide::print_problem(p), std::invalid_argument);
+    p.flow_functions[0][0].f = L::affine(1, INT64_MIN + 1);
+    CHECK_NOTHROW(ide::print_problem(p));
+    p.seed_values[0] = L::top_value();
+    CHECK_THROWS_AS(ide::print_problem(p), std::invalid_argument);
 }

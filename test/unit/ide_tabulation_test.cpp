@@ -19,7 +19,7 @@
 #include <weir/ifds/solution.hpp>
 #include <weir/ifds/tabulation_solver.hpp>
 
-#include "support/ifds_gen.hpp"
+#include "support/ide_gen.hpp"
 
 using namespace weir;
 using L = ide::linear;
@@ -27,53 +27,6 @@ using EF = L::function;
 using V = L::value;
 
 namespace {
-
-/// The relation pairs (d, t) of `ff` over `facts` facts (the zero fact included).
-std::vector<std::pair<ifds::fact_id, ifds::fact_id>> pairs_of(const ifds::flow_function& ff, std::uint32_t facts) {
-    std::vector<std::pair<ifds::fact_id, ifds::fact_id>> out;
-    for (ifds::fact_id d = 0; d < facts; ++d) ifds::for_each_target(ff, d, [&](ifds::fact_id t) { out.push_back({d, t}); });
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
-
-/// Random edge functions on some pairs of `ff` (never on 0 → 0).
-ide::edge_terms<L> random_terms(const ifds::flow_function& ff, std::uint32_t facts, std::mt19937_64& rng) {
-    ide::edge_terms<L> out;
-    for (auto [d, t] : pairs_of(ff, facts)) {
-        if (d == 0 && t == 0) continue;
-        const auto r = rng() % 100;
-        if (r < 45) continue;  // identity
-        EF f;
-        if (r < 65) f = L::constant(static_cast<std::int64_t>(rng() % 7) - 3);
-        else if (r < 88) f = L::affine(std::array<std::int64_t, 5>{-2, -1, 2, 3, 1}[rng() % 5], static_cast<std::int64_t>(rng() % 7) - 3);
-        else if (r < 93) f = L::bottom();
-        else f = L::affine(std::int64_t{1} << (40 + rng() % 22), static_cast<std::int64_t>(rng() % 5));  // overflow-prone
-        out.push_back({d, t, f});
-    }
-    ide::canonicalize<L>(out);
-    return out;
-}
-
-ide::problem<L> random_ide_problem(std::uint64_t seed, const test::gen_options& o) {
-    ide::problem<L> p;
-    p.graph = test::random_problem(seed, o);
-    std::mt19937_64 rng(seed * 31 + 7);
-    const std::uint32_t facts = p.graph.fact_count();
-    for (const auto& e : p.graph.flows) p.flow_functions.push_back(random_terms(e.ff, facts, rng));
-    for (const auto& c : p.graph.calls) {
-        p.call_functions.push_back(random_terms(c.callflow, facts, rng));
-        p.return_functions.push_back(random_terms(c.retflow, facts, rng));
-    }
-    for (const auto& [site, ff] : p.graph.ctrflows) p.ctr_functions[site] = random_terms(ff, facts, rng);
-    // sites without a ctrflow line use `id`: give some of them functions too
-    for (const auto& c : p.graph.calls)
-        if (!p.graph.ctrflows.count(c.site) && rng() % 2)
-            p.ctr_functions[c.site] = random_terms(ifds::flow_function::id(), facts, rng);
-    for (std::size_t i = 0; i < p.graph.seeds.size(); ++i)
-        p.seed_values.push_back(rng() % 3 == 0 ? L::bottom_value() : L::constant_value(static_cast<std::int64_t>(rng() % 9) - 4));
-    return p;
-}
 
 /// The spec's equations, iterated literally until nothing changes: every
 /// procedure and start fact, every exploded edge, every call and return.
@@ -242,7 +195,7 @@ TEST_CASE("ide tabulation: equals the spec's equations on random problems", "[id
         test::gen_options o;
         o.procs = 2 + seed % 4;
         o.facts = 2 + seed % 3;
-        const auto pb = random_ide_problem(seed, o);
+        const auto pb = test::random_ide_problem(seed, o);
         const auto got = ide::tabulation_solver<L>(pb).solve();
         const auto want = spec_fixpoint(pb);
         if (!(got == want)) {

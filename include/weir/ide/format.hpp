@@ -1,7 +1,7 @@
 #pragma once
 /// \file weir/ide/format.hpp
 /// The `.ide` format, version 1 (spec: ide-format.md): `load_problem<F>`
-/// reads `ide 1 FAMILY` files with the `.ifds` loader (the same scan, the
+/// reads and `print_problem<F>` writes `ide 1 FAMILY` files with the `.ifds` loader (the same scan, the
 /// same errors, in line order) extended by the family's edge functions
 /// (`a>b=EF`, `gen:a,b=EF`) and seed values (`seed NODE FACT [VALUE]`).
 /// `header_of` tells the two formats apart: the header decides, not the
@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -36,7 +37,8 @@ inline file_header header_of(std::string_view text) {
     if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
     while (!text.empty()) {
         const std::size_t nl = text.find('\n');
-        const std::string_view line = text.substr(0, nl);
+        std::string_view line = text.substr(0, nl);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // CRLF, as the loader reads it
         ifds::detail::line_cursor c{line.data(), line.data() + line.size()};
         if (const std::string_view kw = c.next(); !kw.empty()) {
             file_header h;
@@ -121,7 +123,104 @@ private:
     std::optional<typename F::value> value_;
 };
 
+/// Writes a problem's edge functions and seed values for `ifds::print_problem`.
+template <textual_edge_function_family F>
+class term_writer final : public ifds::detail::term_printer {
+public:
+    explicit term_writer(const problem<F>& p) : p_(p) {}
+    std::string header() const override { return "ide 1 " + std::string(F::name); }
+
+    /// The relation `f` with every pair that carries a function taken out of
+    /// `id` (a `kill:`), `gen:` and the plain pairs, then each such pair as
+    /// `d>t=EF`: no other term relates it, so loading gives back exactly EF.
+    void terms(std::string& out, ifds::detail::statement_kind kind, std::size_t index,
+               const ifds::flow_function& f) const override {
+        const edge_terms<F>* t = terms_of(kind, index);
+        if (!t || t->empty()) {
+            ifds::detail::print_terms(out, p_.graph, f);
+            return;
+        }
+        ifds::flow_function g = f;
+        for (const auto& e : *t) {
+            if (g.identity && e.from == e.to && e.from != zero_fact &&
+                std::find(g.kill.begin(), g.kill.end(), e.from) == g.kill.end())
+                g.kill.push_back(e.from);
+            if (e.from == zero_fact) std::erase(g.gen, e.to);
+            std::erase(g.pairs, std::pair<fact_id, fact_id>(e.from, e.to));
+        }
+        ifds::detail::canonicalize(g);
+        ifds::detail::print_terms(out, p_.graph, g);
+        for (const auto& e : *t) {
+            out += ' ';
+            out += p_.graph.fact_name(e.from);
+            out += '>';
+            out += p_.graph.fact_name(e.to);
+            out += '=';
+            out += checked(F::print_function(e.f), [&](std::string_view s, std::string& why) {
+                auto back = F::parse_function(s, why);
+                return back && *back == e.f;
+            });
+        }
+    }
+    bool has_functions(ifds::detail::statement_kind kind, std::size_t index) const override {
+        const edge_terms<F>* t = terms_of(kind, index);
+        return t && !t->empty();
+    }
+    std::vector<node_id> ctr_sites() const override {
+        std::vector<node_id> out;
+        for (const auto& [site, t] : p_.ctr_functions)
+            if (!t.empty()) out.push_back(site);
+        return out;
+    }
+    void seed_value(std::string& out, std::size_t i) const override {
+        if (p_.graph.seeds[i].fact == zero_fact) return;
+        const auto& v = p_.seed_values[i];
+        out += ' ';
+        out += checked(F::print_value(v), [&](std::string_view s, std::string& why) {
+            auto back = F::parse_value(s, why);
+            return back && *back == v;
+        });
+    }
+
+private:
+    const edge_terms<F>* terms_of(ifds::detail::statement_kind kind, std::size_t index) const {
+        using k = ifds::detail::statement_kind;
+        switch (kind) {
+        case k::flow: return &p_.flow_functions[index];
+        case k::callflow: return &p_.call_functions[index];
+        case k::retflow: return &p_.return_functions[index];
+        case k::ctrflow: {
+            auto it = p_.ctr_functions.find(static_cast<node_id>(index));
+            return it == p_.ctr_functions.end() ? nullptr : &it->second;
+        }
+        default: return nullptr;
+        }
+    }
+    /// `text`, when the family's parser reads it back to what was printed.
+    template <class ReadsBack>
+    static std::string checked(std::string text, ReadsBack reads_back) {
+        std::string why;
+        if (!reads_back(text, why))
+            throw std::invalid_argument("ide::print_problem: '" + text + "' has no text form in `.ide` version 1" +
+                                        (why.empty() ? std::string() : " (" + why + ")"));
+        return text;
+    }
+    const problem<F>& p_;
+};
+
 } // namespace detail
+
+/// Writes `p` as `.ide` text (`ide 1 FAMILY`), the `.ifds` printer's layout
+/// with each edge function on its own `d>t=EF` term and seed values; loading
+/// it gives the same relations, functions and values (the flow functions'
+/// terms may be written differently: printing that again gives the same text).
+/// Throws `std::invalid_argument` for a function or value that version 1
+/// cannot write (for `linear`: `A*x+B` with B = -2⁶³, and `top`).
+template <textual_edge_function_family F>
+std::string print_problem(const problem<F>& p) {
+    const detail::term_writer<F> w(p);
+    return ifds::print_problem(p.graph, &w);
+}
 
 /// Loads an `ide 1 FAMILY` problem of family `F` from `text`; `file_name`
 /// names it in errors. Every error of the `.ifds` format, plus the `.ide`

@@ -366,7 +366,7 @@ private:
         }
         switch (classify(kw)) {
         case keyword::ifds:
-            report(line, kw, "repeated header: `ifds 1` must appear once, as the first statement");
+            report(line, kw, "repeated header: `" + header() + "` must appear once, as the first statement");
             return;
         case keyword::facts: declare_facts(line, c); return;
         case keyword::proc: declare_proc(line, c); return;
@@ -707,13 +707,13 @@ private:
 
     bool parse_ff(std::uint64_t line, line_cursor& c, flow_function& f) {
         for (std::string_view t = c.next(); !t.empty(); t = c.next()) {
-            std::string_view ef;  // the term's `=EF`, if any
+            std::string_view ef;        // the term's `=EF`, if any
+            const std::string_view whole = t;  // (errors quote the whole term)
             if (const std::size_t eq = t.find('='); eq != std::string_view::npos) {
                 if (!ext_) {
                     report(line, t, "malformed term " + q(t) + ": edge functions (=EF) belong to `.ide` files");
                     return false;
                 }
-                const std::string_view whole = t;
                 ef = t.substr(eq + 1);
                 t = t.substr(0, eq);
                 if ((t.size() == 2 && t[0] == 'i' && t[1] == 'd') || (t.size() >= 5 && std::memcmp(t.data(), "kill:", 5) == 0)) {
@@ -732,7 +732,7 @@ private:
             } else if (t.size() >= 4 && std::memcmp(t.data(), "gen:", 4) == 0) {
                 const std::size_t before = f.gen.size();
                 if (!fact_list(line, t, 4, f.gen, msg_gen_zero)) return false;
-                if (!ef.empty() && !term_function(line, t, ef, zero_fact,
+                if (!ef.empty() && !term_function(line, whole, ef, zero_fact,
                                                   std::span<const fact_id>(f.gen.data() + before, f.gen.size() - before)))
                     return false;
             } else if (const std::size_t gt = t.find('>'); gt != std::string_view::npos) {
@@ -754,7 +754,7 @@ private:
                     f.pairs.reserve(static_cast<std::size_t>(std::count(t.data() + gt, c.e, '>')));
                 }
                 f.pairs.emplace_back(fa, fb);
-                if (!ef.empty() && !term_function(line, t, ef, fa, std::span<const fact_id>(&fb, 1))) return false;
+                if (!ef.empty() && !term_function(line, whole, ef, fa, std::span<const fact_id>(&fb, 1))) return false;
             } else {
                 report(line, t, "malformed flow-function term " + q(t) +
                                     ": expected id, kill:F,..., gen:F,... or A>B");
@@ -927,6 +927,25 @@ inline void print_terms(std::string& out, const problem& p, const flow_function&
     }
 }
 
+/// What the `.ide` format adds to the printer (`weir::ide::print_problem`
+/// implements it): the header, each statement's terms with their edge
+/// functions, the call-to-return flows that carry functions, seed values.
+struct term_printer {
+    virtual ~term_printer() = default;
+    /// The header line (without its newline).
+    virtual std::string header() const = 0;
+    /// Appends the terms (each after a space) of the statement of `kind` whose
+    /// relation is `f`: `index` is the flow's or the call edge's index, or the
+    /// call site of a `ctrflow`.
+    virtual void terms(std::string& out, statement_kind kind, std::size_t index, const flow_function& f) const = 0;
+    /// True when call edge `index`'s callflow or retflow carries edge functions.
+    virtual bool has_functions(statement_kind kind, std::size_t index) const = 0;
+    /// The call sites whose call-to-return flow carries edge functions.
+    virtual std::vector<node_id> ctr_sites() const = 0;
+    /// Appends ` VALUE` for seed `i`, or nothing.
+    virtual void seed_value(std::string& out, std::size_t i) const = 0;
+};
+
 } // namespace detail
 
 /// Loads a `.ifds` problem from `text`; `file_name` names it in errors.
@@ -982,10 +1001,17 @@ inline vyre::result<problem, load_error> load_problem_file(const std::filesystem
 /// its non-identity `callflow`/`retflow`), ctrflows by site, and seeds. Flow
 /// functions are written canonically: `id`, `kill:a,b`, `gen:x`, pairs `a>b`.
 /// `p` must be well formed (as `load_problem` and `problem_builder` make it).
-inline std::string print_problem(const problem& p) {
+/// With `terms` it writes the `.ide` form (`weir::ide::print_problem`).
+inline std::string print_problem(const problem& p, const detail::term_printer* terms = nullptr) {
     std::string out;
     out.reserve(64 + 16 * (p.facts.size() + p.nodes.size()) + 40 * (p.flows.size() + p.calls.size()));
-    out += "ifds 1\n";
+    out += terms ? terms->header() : std::string("ifds 1");
+    out += '\n';
+    // a statement's terms: as written, or with their edge functions (`.ide`)
+    auto print = [&](detail::statement_kind kind, std::size_t index, const flow_function& f) {
+        if (terms) terms->terms(out, kind, index, f);
+        else detail::print_terms(out, p, f);
+    };
     for (std::size_t i = 0; i < p.facts.size(); i += 16) {
         out += "facts";
         for (std::size_t j = i; j < p.facts.size() && j < i + 16; ++j) {
@@ -1014,40 +1040,50 @@ inline std::string print_problem(const problem& p) {
         }
         out += "node " + nd.name + " " + proc_name(nd.proc) + "\n";
     }
-    for (const flow_edge& e : p.flows) {
+    for (std::size_t i = 0; i < p.flows.size(); ++i) {
+        const flow_edge& e = p.flows[i];
         out += "flow ";
         out += node_name(e.from);
         out += ' ';
         out += node_name(e.to);
-        detail::print_terms(out, p, e.ff);
+        print(detail::statement_kind::flow, i, e.ff);
         out += '\n';
     }
     const flow_function id = flow_function::id();
-    for (const call_edge& c : p.calls) {
+    for (std::size_t i = 0; i < p.calls.size(); ++i) {
+        const call_edge& c = p.calls[i];
         const std::string head = node_name(c.site) + " " + proc_name(c.callee);
         out += "call " + head + " " + node_name(c.retsite) + "\n";
-        if (c.callflow != id) {
+        if (c.callflow != id || (terms && terms->has_functions(detail::statement_kind::callflow, i))) {
             out += "callflow " + head;
-            detail::print_terms(out, p, c.callflow);
+            print(detail::statement_kind::callflow, i, c.callflow);
             out += '\n';
         }
-        if (c.retflow != id) {
+        if (c.retflow != id || (terms && terms->has_functions(detail::statement_kind::retflow, i))) {
             out += "retflow " + head;
-            detail::print_terms(out, p, c.retflow);
+            print(detail::statement_kind::retflow, i, c.retflow);
             out += '\n';
         }
     }
     std::vector<node_id> sites;
     sites.reserve(p.ctrflows.size());
     for (const auto& kv : p.ctrflows) sites.push_back(kv.first);
+    if (terms)
+        for (node_id s : terms->ctr_sites()) sites.push_back(s);
     std::sort(sites.begin(), sites.end());
+    sites.erase(std::unique(sites.begin(), sites.end()), sites.end());
     for (node_id s : sites) {
         out += "ctrflow " + node_name(s);
-        detail::print_terms(out, p, p.ctrflows.at(s));
+        const auto it = p.ctrflows.find(s);
+        print(detail::statement_kind::ctrflow, s, it == p.ctrflows.end() ? id : it->second);
         out += '\n';
     }
-    for (const seed& s : p.seeds)
-        out += "seed " + node_name(s.node) + " " + (s.fact < p.fact_count() ? p.fact_name(s.fact) : "?") + "\n";
+    for (std::size_t i = 0; i < p.seeds.size(); ++i) {
+        const seed& s = p.seeds[i];
+        out += "seed " + node_name(s.node) + " " + (s.fact < p.fact_count() ? p.fact_name(s.fact) : "?");
+        if (terms) terms->seed_value(out, i);
+        out += '\n';
+    }
     return out;
 }
 
