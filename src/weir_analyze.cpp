@@ -56,10 +56,6 @@ private:
     bool tty_;
 };
 
-double since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 } // namespace
 
 int cmd_analyze(int argc, char** argv) {
@@ -143,7 +139,7 @@ int cmd_analyze(int argc, char** argv) {
         bar.phase("loading IR");
         ::llvm::LLVMContext ctx;
         auto module = weir::llvm::load_module(load, ctx);
-        const double load_s = since(t);
+        const double load_s = seconds_since(t);
         bar.phase("points-to, building the problem");
         weir::llvm::analysis_session session(*module, opt);
         if (!emit_ifds.empty()) {
@@ -163,7 +159,7 @@ int cmd_analyze(int argc, char** argv) {
         auto bits = solve_layout(session.layout(), backend, 0, st);
         bar.done();
         if (!bits) return solver_failed(bits.error());
-        const double solve_s = since(t);
+        const double solve_s = seconds_since(t);
         bar.phase("reporting");
         findings = session.findings(std::move(*bits));
         bar.done();

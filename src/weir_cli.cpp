@@ -242,10 +242,6 @@ int print_witnesses(const problem& pb, const layout& L, const std::vector<std::p
     return status;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 /// `weir solve` on an `ide 1 linear` file: the host IDE solver (the resident
 /// IDE solver does not exist yet, so `--backend tabulation` only).
 int cmd_solve_ide(const options& o) {
@@ -261,14 +257,14 @@ int cmd_solve_ide(const options& o) {
         std::cerr << pb.error().what() << "\n";
         return exit_invalid;
     }
-    const double load_s = seconds_since(t0);
+    const double load_s = weir_cli::seconds_since(t0);
     auto wanted = witness_requests(pb->graph, o);
     if (const int* status = std::get_if<int>(&wanted)) return *status;
     const auto& w = std::get<0>(wanted);
     if (!w.empty()) return print_witnesses(pb->graph, make_layout(pb->graph), w, o);
     auto t1 = std::chrono::steady_clock::now();
     const auto s = weir::ide::tabulation_solver<weir::ide::linear>(*pb).solve();
-    const double solve_s = seconds_since(t1);
+    const double solve_s = weir_cli::seconds_since(t1);
     std::cout << (o.format == "json" ? weir::ide::format_solution_json(pb->graph, s)
                                      : weir::ide::format_solution(pb->graph, s));
     std::cout.flush();
@@ -298,7 +294,7 @@ int cmd_solve(const options& o) {
         std::cerr << pb.error().what() << "\n";
         return exit_invalid;
     }
-    double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double load_s = weir_cli::seconds_since(t0);
 
     // Witness requests are checked before any solving.
     auto requests = witness_requests(*pb, o);
@@ -307,7 +303,7 @@ int cmd_solve(const options& o) {
 
     auto t1 = std::chrono::steady_clock::now();
     auto L = make_layout(*pb);
-    double layout_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    const double layout_s = weir_cli::seconds_since(t1);
 
     if (!wanted.empty()) return print_witnesses(*pb, L, wanted, o);
 
@@ -322,7 +318,7 @@ int cmd_solve(const options& o) {
     auto t2 = std::chrono::steady_clock::now();
     write_solution(std::cout, *pb, L, bits, o.format == "json");  // straight from the bits, in 1 MiB blocks
     std::cout.flush();
-    const double output_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t2).count();
+    const double output_s = weir_cli::seconds_since(t2);
     if (o.stats)
         std::cerr << "weir: backend=" << o.backend << " heap=" << (vyre::huge_page_heap_active() ? "huge_pages" : "default")
                   << " huge_pages=" << huge_pages_word() << " t_load=" << load_s << " " << st.to_string()

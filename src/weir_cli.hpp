@@ -1,6 +1,7 @@
 #pragma once
 // What the `weir` CLI's commands share (weir_cli.cpp, weir_analyze.cpp).
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +18,10 @@ inline constexpr int exit_findings = 1;   ///< analyze --fail-on-findings found 
 inline constexpr int exit_invalid = 2;    ///< bad input or usage
 inline constexpr int exit_no_device = 4;  ///< the backend's device is missing or lost
 
+/// Seconds from `t` to now (the phase times of `--stats`).
+inline double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
 /// A usage error on stderr; returns exit_invalid.
 int usage(const std::string& why);
 /// The usage on stdout; returns 0.

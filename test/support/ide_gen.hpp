@@ -70,4 +70,13 @@ inline ide::problem<ide::linear> random_ide_problem(std::uint64_t seed, const ge
     return p;
 }
 
+/// `random_ide_problem` with 2 to 5 procedures and 2 to 4 facts, both cycling
+/// with `seed`: the small problems the IDE tests sweep seeds over.
+inline ide::problem<ide::linear> small_ide_problem(std::uint64_t seed) {
+    gen_options o;
+    o.procs = 2 + static_cast<std::uint32_t>(seed % 4);
+    o.facts = 2 + static_cast<std::uint32_t>(seed % 3);
+    return random_ide_problem(seed, o);
+}
+
 } // namespace weir::test

@@ -132,10 +132,7 @@ TEST_CASE("ide format: a statement that names a later declaration keeps its func
 TEST_CASE("ide format: printing loads back to the same functions, values and result", "[ide][format][print]") {
     for (std::uint64_t seed = 0; seed < 200; ++seed) {
         INFO("seed " << seed);
-        test::gen_options o;
-        o.procs = 2 + seed % 4;
-        o.facts = 2 + seed % 3;
-        auto p = test::random_ide_problem(seed, o);
+        auto p = test::small_ide_problem(seed);
         const std::string text = ide::print_problem(p);
         auto q = ide::load_problem<L>(text, "printed.ide");
         if (!q) FAIL(q.error().what() << "\n" << text);

@@ -104,9 +104,7 @@ private:
         edge_terms<F> out = pending_;
         for (const auto& t : pending_) {
             std::size_t relating = 0, with_function = 0;
-            if (f.identity && t.from == t.to && t.from != zero_fact &&
-                std::find(f.kill.begin(), f.kill.end(), t.from) == f.kill.end())
-                ++relating;
+            if (t.from == t.to && ifds::identity_keeps(f, t.from)) ++relating;
             if (t.from == zero_fact) relating += static_cast<std::size_t>(std::count(f.gen.begin(), f.gen.end(), t.to));
             relating += static_cast<std::size_t>(
                 std::count(f.pairs.begin(), f.pairs.end(), std::pair<fact_id, fact_id>(t.from, t.to)));
@@ -142,9 +140,7 @@ public:
         }
         ifds::flow_function g = f;
         for (const auto& e : *t) {
-            if (g.identity && e.from == e.to && e.from != zero_fact &&
-                std::find(g.kill.begin(), g.kill.end(), e.from) == g.kill.end())
-                g.kill.push_back(e.from);
+            if (e.from == e.to && ifds::identity_keeps(g, e.from)) g.kill.push_back(e.from);
             if (e.from == zero_fact) std::erase(g.gen, e.to);
             std::erase(g.pairs, std::pair<fact_id, fact_id>(e.from, e.to));
         }

@@ -52,6 +52,18 @@ struct jf_key_hash {
     }
 };
 
+/// Joins `x` into `m[k]` (a missing entry is the least element, so it
+/// becomes `x`); true when the entry changed.
+template <class Map, class Key, class T, class Join>
+bool join_into(Map& m, const Key& k, const T& x, Join join) {
+    auto [it, fresh] = m.try_emplace(k, x);
+    if (fresh) return true;
+    const T j = join(it->second, x);
+    if (j == it->second) return false;
+    it->second = j;
+    return true;
+}
+
 } // namespace detail
 
 /// The exact host IDE solver over family `F` (see the file comment).
@@ -91,13 +103,7 @@ private:
     // ---- phase 1: jump functions -------------------------------------------------
     void propagate(fact_id d0, node_id n, fact_id d, const function& f) {
         if (f == F::top()) return;
-        auto [it, fresh] = jf_.try_emplace(key{d0, n, d}, f);
-        if (!fresh) {
-            const function j = F::join(it->second, f);
-            if (j == it->second) return;
-            it->second = j;
-        }
-        work_.push_back(key{d0, n, d});
+        if (detail::join_into(jf_, key{d0, n, d}, f, F::join)) work_.push_back(key{d0, n, d});
     }
 
     function jf(fact_id d0, node_id n, fact_id d) const {
@@ -189,13 +195,7 @@ private:
         std::deque<std::uint64_t> work;
         auto raise = [&](proc_id p, fact_id d0, const value& v) {
             const value x = d0 == zero_fact ? F::bottom_value() : v;  // the zero fact's value is bottom
-            auto [it, fresh] = entry_.try_emplace(context_key(p, d0), x);
-            if (!fresh) {
-                const value j = F::join_values(it->second, x);
-                if (j == it->second) return;
-                it->second = j;
-            }
-            work.push_back(context_key(p, d0));
+            if (detail::join_into(entry_, context_key(p, d0), x, F::join_values)) work.push_back(context_key(p, d0));
         };
         for (std::size_t i = 0; i < g_.seeds.size(); ++i)
             raise(g_.nodes[g_.seeds[i].node].proc, g_.seeds[i].fact, pb_.seed_values[i]);

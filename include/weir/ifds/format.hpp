@@ -692,8 +692,8 @@ private:
         }
     }
 
-    /// A term's `=EF` (the `.ide` format), kept by the extension for each
-    /// pair (d, t) it relates; an error in plain `.ifds`.
+    /// A term's `=EF` (the `.ide` format), handed to the extension for each
+    /// pair (d, t) it relates; reports the extension's reason when malformed.
     bool term_function(std::uint64_t line, std::string_view term, std::string_view ef, fact_id d,
                        std::span<const fact_id> targets) {
         for (fact_id t : targets) {
@@ -703,6 +703,11 @@ private:
             }
         }
         return true;
+    }
+
+    static bool is_id_term(std::string_view t) noexcept { return t.size() == 2 && t[0] == 'i' && t[1] == 'd'; }
+    static bool is_kill_term(std::string_view t) noexcept {
+        return t.size() >= 5 && std::memcmp(t.data(), "kill:", 5) == 0;
     }
 
     bool parse_ff(std::uint64_t line, line_cursor& c, flow_function& f) {
@@ -716,7 +721,7 @@ private:
                 }
                 ef = t.substr(eq + 1);
                 t = t.substr(0, eq);
-                if ((t.size() == 2 && t[0] == 'i' && t[1] == 'd') || (t.size() >= 5 && std::memcmp(t.data(), "kill:", 5) == 0)) {
+                if (is_id_term(t) || is_kill_term(t)) {
                     report(line, whole, "malformed term " + q(whole) + ": `id` and `kill:` take no edge function");
                     return false;
                 }
@@ -725,9 +730,9 @@ private:
                     return false;
                 }
             }
-            if (t.size() == 2 && t[0] == 'i' && t[1] == 'd') {
+            if (is_id_term(t)) {
                 f.identity = true;
-            } else if (t.size() >= 5 && std::memcmp(t.data(), "kill:", 5) == 0) {
+            } else if (is_kill_term(t)) {
                 if (!fact_list(line, t, 5, f.kill, msg_kill_zero)) return false;
             } else if (t.size() >= 4 && std::memcmp(t.data(), "gen:", 4) == 0) {
                 const std::size_t before = f.gen.size();

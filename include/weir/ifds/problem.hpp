@@ -42,6 +42,12 @@ struct flow_function {
     bool operator==(const flow_function&) const = default;
 };
 
+/// True when the `id` term of `f` relates fact `d` to itself (`f` has
+/// `id`, `d` is not the zero fact and not killed).
+inline bool identity_keeps(const flow_function& f, fact_id d) {
+    return f.identity && d != zero_fact && std::find(f.kill.begin(), f.kill.end(), d) == f.kill.end();
+}
+
 /// Calls `visit(t)` for every fact t that `f` relates fact `d` to (the
 /// spec's union of terms; a fact may come more than once).
 template <class Visit>
@@ -49,7 +55,7 @@ void for_each_target(const flow_function& f, fact_id d, Visit&& visit) {
     if (d == zero_fact) {
         visit(zero_fact);
         for (fact_id g : f.gen) visit(g);
-    } else if (f.identity && std::find(f.kill.begin(), f.kill.end(), d) == f.kill.end()) {
+    } else if (identity_keeps(f, d)) {
         visit(d);
     }
     for (const auto& [a, b] : f.pairs)
