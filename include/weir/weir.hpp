@@ -32,3 +32,5 @@
 #include <weir/ide/format.hpp>
 #include <weir/ide/solution.hpp>
 #include <weir/ide/tabulation_solver.hpp>
+#include <weir/ide/layout.hpp>
+#include <weir/ide/resident_solver.hpp>

@@ -28,6 +28,9 @@ namespace weir::ide {
 /// - `F::apply(f, v)`, `F::compose(g, f)` (g after f), `F::join(f, g)`;
 /// - `F::encoded_words` and `F::encode(f, out)` / `F::decode(in)`: `f` as
 ///   exactly that many 32-bit words and back, equal to `f`;
+/// - `F::encoded_value_words`, `F::encode_value(v, out)` /
+///   `F::decode_value(in)`: the same for a value (the resident solver keeps
+///   entry values and results in resident memory);
 /// - `F::name`: the family's name in a `.ide` header (`ide 1 NAME`).
 template <class F>
 concept edge_function_family =
@@ -46,6 +49,9 @@ concept edge_function_family =
         { F::join(f, f) } -> std::same_as<typename F::function>;
         { F::encode(f, out) } -> std::same_as<void>;
         { F::decode(in) } -> std::same_as<typename F::function>;
+        { F::encoded_value_words } -> std::convertible_to<std::size_t>;
+        { F::encode_value(v, out) } -> std::same_as<void>;
+        { F::decode_value(in) } -> std::same_as<typename F::value>;
     };
 
 /// A family whose functions and values have a text form, for the `.ide`
@@ -99,6 +105,12 @@ consteval bool check_edge_function_family() {
                       "needs `static void encode(const function&, std::uint32_t* out)` (writes encoded_words words)");
         static_assert(requires(const std::uint32_t* in) { { F::decode(in) } -> std::same_as<E>; },
                       "needs `static function decode(const std::uint32_t* in)` (reads encoded_words words)");
+        static_assert(requires { { F::encoded_value_words } -> std::convertible_to<std::size_t>; },
+                      "needs `static constexpr std::size_t encoded_value_words` (32-bit words per encoded value)");
+        static_assert(requires(const V& v, std::uint32_t* out) { { F::encode_value(v, out) } -> std::same_as<void>; },
+                      "needs `static void encode_value(const value&, std::uint32_t* out)` (writes encoded_value_words words)");
+        static_assert(requires(const std::uint32_t* in) { { F::decode_value(in) } -> std::same_as<V>; },
+                      "needs `static value decode_value(const std::uint32_t* in)` (reads encoded_value_words words)");
     }
     return edge_function_family<F>;
 }

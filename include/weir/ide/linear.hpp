@@ -22,6 +22,8 @@ struct linear {
     static constexpr std::string_view name = "linear";
     /// 32-bit words per encoded function: kind, A (low, high), B (low, high).
     static constexpr std::size_t encoded_words = 5;
+    /// 32-bit words per encoded value: kind, the integer (low, high).
+    static constexpr std::size_t encoded_value_words = 3;
 
     /// What a value or a function is.
     enum class kind : std::uint8_t { top, constant, bottom };
@@ -119,7 +121,19 @@ struct linear {
         f.k = static_cast<kind>(in[0]);
         f.a = static_cast<std::int64_t>(std::uint64_t(in[1]) | std::uint64_t(in[2]) << 32);
         f.b = static_cast<std::int64_t>(std::uint64_t(in[3]) | std::uint64_t(in[4]) << 32);
+        if (in[0] > static_cast<std::uint32_t>(kind::bottom)) return bottom();  // not written by `encode`: no information kept
         return f;
+    }
+    /// Writes `v` as 3 words: kind, c (low, high).
+    static void encode_value(const value& v, std::uint32_t* out) {
+        const auto uc = static_cast<std::uint64_t>(v.c);
+        out[0] = static_cast<std::uint32_t>(v.k);
+        out[1] = static_cast<std::uint32_t>(uc), out[2] = static_cast<std::uint32_t>(uc >> 32);
+    }
+    /// The value `encode_value` wrote.
+    static value decode_value(const std::uint32_t* in) {
+        if (in[0] > static_cast<std::uint32_t>(kind::bottom)) return bottom_value();
+        return {static_cast<kind>(in[0]), static_cast<std::int64_t>(std::uint64_t(in[1]) | std::uint64_t(in[2]) << 32)};
     }
 
     // ---- text (the `.ide` format) -----------------------------------------

@@ -1,0 +1,269 @@
+#pragma once
+/// \file weir/ide/resident_solver.hpp
+/// `weir::ide::resident_solver<F, D>`: the IDE solution on resident buffers
+/// over any `ifds_resident_dispatch` D, equal to `tabulation_solver<F>`'s
+/// bit for bit. Two dispatches stages per solve, no virtual call:
+///
+/// 1. reachability: `weir::ifds::resident_solver<D>` solves the graph
+///    without its edge functions (every IFDS mode and backend; on `cpu` the
+///    one-dispatch `ifds_rows_solve`) and gives the path-edge bitset;
+/// 2. values: the bitset goes back up, and weir's op `ide_solve_<F::name>`
+///    (weir/ide/ops/solve.hpp) computes both IDE phases in one dispatch, the
+///    jump functions encoded in resident memory, one slot per path edge; the
+///    values of every row come back in one download.
+///
+/// Stage 2 needs a dispatcher that runs the op: the host backends do (`cpu`
+/// natively, `cpu_ref` by its reference); `create` refuses others with
+/// `unsupported` before uploading anything (there are no portable IR
+/// kernels for the IDE phases yet, so `cuda` does not run IDE).
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <weir/core/resident_dispatch.hpp>
+#include <weir/ide/layout.hpp>
+#include <weir/ide/ops/register.hpp>
+#include <weir/ide/solution.hpp>
+#include <weir/ifds/resident_graph.hpp>
+#include <weir/ifds/resident_solver.hpp>
+
+namespace weir::ide {
+
+/// True when dispatcher `d` runs weir's op `ide_solve_<F::name>` (registers
+/// it first), which the resident IDE solver's second stage dispatches.
+template <edge_function_family F, class D>
+bool runs_ide_solve(const D& d) {
+    (void)ops::register_ide_ops<F>();
+    return ifds::runs_ops(d, {ops::ide_solve_op<F>::name});
+}
+
+/// Times and sizes of one resident IDE solve, by stage.
+struct resident_stats {
+    ifds::solve_stats reachability;   ///< stage 1 (the IFDS solve)
+    double seconds_upload = 0;        ///< stage 2's tables (the first solve after `create`) and the bitset
+    double seconds_solve = 0;         ///< stage 2's dispatch
+    double seconds_extract = 0;       ///< the values' download and the solution
+    std::uint64_t updates = 0;        ///< jump-function updates in stage 2
+};
+
+/// The resident IDE solver (see the file comment). Its buffers are
+/// allocated once and reused by every solve.
+template <edge_function_family F, ifds_resident_dispatch D>
+class resident_solver {
+public:
+    using resource = typename D::resource;
+
+    /// What a solve returns: the solution and the stages' statistics.
+    struct output {
+        solution<F> result;
+        resident_stats stats;
+    };
+
+    /// Uploads the layout's graph and function tables; `L` must outlive the
+    /// solver. `opt` configures stage 1 (`memory_budget` is not supported
+    /// yet and is refused).
+    static result<resident_solver> create(D& d, const layout<F>& L, ifds::resident_options opt = {}) {
+        VYRE_TRY(ops::register_ide_ops<F>());
+        if (opt.memory_budget != 0)
+            return vyre::fail(vyre::error_code::unsupported,
+                              "ide::resident_solver: a memory budget is not supported for IDE yet",
+                              "leave resident_options::memory_budget at 0");
+        if (!runs_ide_solve<F>(d))
+            return vyre::fail(vyre::error_code::unsupported,
+                              "ide::resident_solver: this dispatcher (" + std::string(d.backend_id()) +
+                                  ") does not run weir's op " + std::string(ops::ide_solve_op<F>::name) +
+                                  " (IDE runs on the host backends, cpu and cpu-ref, so far)",
+                              "solve on vyre::cpu or vyre::cpu_ref, or with ide::tabulation_solver");
+        const auto t0 = clock::now();
+        auto reach = ifds::resident_solver<D>::create(d, L.graph, opt);
+        if (!reach) return vyre::make_unexpected(reach.error());
+        resident_solver s(d, L, std::move(*reach));
+        VYRE_TRY(s.upload_tables());
+        VYRE_TRY(weir::prepare(d, s.program_));
+        s.upload_seconds_ = seconds_since(t0);
+        return s;
+    }
+
+    resident_solver(resident_solver&& o) noexcept
+        : d_(o.d_), L_(o.L_), reach_(std::move(o.reach_)), graph_(std::move(o.graph_)), program_(std::move(o.program_)),
+          bufs_(std::move(o.bufs_)), seeds_(std::move(o.seeds_)), jf_(o.jf_), jf_bytes_(o.jf_bytes_), upload_seconds_(o.upload_seconds_) {
+        o.bufs_.clear();
+        o.jf_bytes_ = 0;
+    }
+    resident_solver& operator=(resident_solver&&) = delete;
+    resident_solver(const resident_solver&) = delete;
+    resident_solver& operator=(const resident_solver&) = delete;
+    ~resident_solver() { release(); }
+
+    /// Solves for the layout's seeds and seed values.
+    result<output> solve() {
+        output out;
+        out.stats.seconds_upload = upload_seconds_;
+        upload_seconds_ = 0;
+        // stage 1: where facts hold
+        auto reach = reach_.solve();
+        if (!reach) return vyre::make_unexpected(reach.error());
+        out.stats.reachability = reach->stats;
+        const std::vector<std::uint32_t>& pe = reach->path_edges;
+        std::uint64_t edges = 0;
+        for (std::uint32_t w : pe) edges += std::popcount(w);
+        // stage 2: the bitset up, the jump-function slots sized to its path edges
+        auto t0 = clock::now();
+        VYRE_TRY(ensure_jf(std::max<std::uint64_t>(edges, 1) * F::encoded_words * 4));
+        const std::uint32_t no_words = 0;  // (an empty bitset: its buffer holds one word)
+        VYRE_TRY(d_->upload(bufs_[pe_buf], as_bytes(pe.empty() ? std::span<const std::uint32_t>(&no_words, 1)
+                                                                : std::span<const std::uint32_t>(pe))));
+        const std::uint32_t counters[4] = {static_cast<std::uint32_t>(L_->graph.seed_node.size()), 0, 0, 0};
+        VYRE_TRY(d_->upload(bufs_[counters_buf], as_bytes(std::span<const std::uint32_t>(counters))));
+        out.stats.seconds_upload += seconds_since(t0);
+        auto t1 = clock::now();
+        std::vector<dispatch_step<resource>> steps{{&program_, bindings(), std::array<std::uint32_t, 3>{1, 1, 1}}};
+        std::uint32_t got[4] = {};
+        std::vector<vyre::read_range<resource>> rr{{bufs_[counters_buf], 0, sizeof got}};
+        std::vector<mutable_bytes_view> outs{mutable_bytes_view(reinterpret_cast<std::uint8_t*>(got), sizeof got)};
+        VYRE_TRY(dispatch_resident_sequence_read_ranges_into(*d_, std::span<const dispatch_step<resource>>(steps),
+                                                             std::span<const vyre::read_range<resource>>(rr),
+                                                             std::span<const mutable_bytes_view>(outs)));
+        out.stats.seconds_solve = seconds_since(t1);
+        out.stats.updates = got[3];
+        auto t2 = clock::now();
+        const ifds::layout& G = L_->graph;
+        std::vector<std::uint32_t> vals(std::max<std::uint64_t>(std::uint64_t(G.num_rows) * F::encoded_value_words, 1));
+        VYRE_TRY(d_->download_into(bufs_[values_buf], mutable_bytes_view(reinterpret_cast<std::uint8_t*>(vals.data()),
+                                                                          vals.size() * 4)));
+        out.result = collect(pe, vals);
+        out.result.stats.jump_functions = got[1];
+        out.result.stats.contexts = got[2];
+        out.stats.seconds_extract = seconds_since(t2);
+        return out;
+    }
+
+    /// The dispatch that stage 2 runs (its buffers named as the op's arguments).
+    const vyre::ir::program& program() const { return program_; }
+
+private:
+    using clock = std::chrono::steady_clock;
+    static double seconds_since(clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); }
+    template <class T>
+    static bytes_view as_bytes(std::span<const T> s) {
+        return bytes_view(reinterpret_cast<const std::uint8_t*>(s.data()), s.size_bytes());
+    }
+
+    /// Stage 2's own buffers, in the op's argument order after the 25 graph tables.
+    enum buffer : std::size_t { intra_fn_buf, call_fn_buf, rcall_fn_buf, ret_fn_buf, functions_buf, pe_buf, seeds_buf,
+                                values_buf, counters_buf, buffer_count };
+
+    resident_solver(D& d, const layout<F>& L, ifds::resident_solver<D> reach)
+        : d_(&d), L_(&L), reach_(std::move(reach)), program_(make_program()) {}
+
+    /// `ide_solve_<family>` over buffers named as its parameters.
+    static vyre::ir::program make_program() {
+        vyre::ir::program p("weir_" + std::string(ops::ide_solve_op<F>::name));
+        p.workgroup(1);
+        std::vector<vyre::ir::expr> args;
+        std::uint32_t binding = 0;
+        for (const auto& prm : ops::ide_solve::signature()) {
+            p.buffer(std::string(prm.name), binding++, prm.writable ? vyre::ir::access::read_write : vyre::ir::access::read,
+                     vyre::ir::scalar_type::u32);
+            args.push_back(vyre::ir::dsl::var(std::string(prm.name)));
+        }
+        p.add(vyre::ir::dsl::op(std::string(ops::ide_solve_op<F>::name), std::move(args)));
+        return p;
+    }
+
+    /// Uploads the full graph tables (stage 2 reads the per-fact relations
+    /// that a graph with row tables leaves out) and the function tables, with
+    /// one `upload_many`; allocates the bitset, values and counters.
+    result<void> upload_tables() {
+        auto g = ifds::resident_graph<D>::upload(*d_, L_->graph, false);
+        if (!g) return vyre::make_unexpected(g.error());
+        graph_ = std::move(*g);
+        const ifds::layout& G = L_->graph;
+        constexpr std::size_t V = F::encoded_value_words;
+        seeds_.reserve(G.seed_node.size() * (2 + V));
+        for (std::size_t i = 0; i < G.seed_node.size(); ++i) {
+            seeds_.push_back(G.seed_node[i]);
+            seeds_.push_back(G.seed_fact[i]);
+            seeds_.insert(seeds_.end(), L_->seed_values.begin() + i * V, L_->seed_values.begin() + (i + 1) * V);
+        }
+        const std::vector<std::uint32_t>* up[] = {&L_->intra_fn, &L_->call_fn, &L_->rcall_fn, &L_->ret_fn, &L_->functions};
+        const std::uint64_t sizes[buffer_count] = {
+            L_->intra_fn.size(), L_->call_fn.size(), L_->rcall_fn.size(), L_->ret_fn.size(), L_->functions.size(),
+            G.pe_words, seeds_.size(), std::uint64_t(G.num_rows) * V, 4};
+        std::vector<vyre::upload_op<resource>> ups;
+        for (std::size_t i = 0; i < buffer_count; ++i) {
+            auto r = d_->allocate(std::max<std::uint64_t>(sizes[i], 1) * 4);
+            if (!r) return vyre::make_unexpected(r.error());
+            bufs_.push_back(*r);
+            if (i < 5 && !up[i]->empty()) ups.push_back({*r, as_bytes(std::span<const std::uint32_t>(*up[i]))});
+        }
+        if (!seeds_.empty()) ups.push_back({bufs_[seeds_buf], as_bytes(std::span<const std::uint32_t>(seeds_))});
+        return d_->upload_many(std::span<const vyre::upload_op<resource>>(ups));
+    }
+
+    /// Makes the jump-function buffer hold at least `bytes`.
+    result<void> ensure_jf(std::uint64_t bytes) {
+        if (jf_bytes_ >= bytes) return {};
+        if (jf_bytes_) (void)d_->free(jf_);
+        jf_bytes_ = 0;
+        auto r = d_->allocate(bytes);
+        if (!r) return vyre::make_unexpected(r.error());
+        jf_ = *r;
+        jf_bytes_ = bytes;
+        return {};
+    }
+
+    std::vector<resource> bindings() const {
+        std::vector<resource> rs = graph_->tables();
+        for (std::size_t i = 0; i <= seeds_buf; ++i) rs.push_back(bufs_[i]);
+        rs.push_back(jf_);
+        rs.push_back(bufs_[values_buf]);
+        rs.push_back(bufs_[counters_buf]);
+        return rs;
+    }
+
+    /// The facts that hold at each node (from the bitset) with their values (from `vals`).
+    solution<F> collect(const std::vector<std::uint32_t>& pe, const std::vector<std::uint32_t>& vals) const {
+        const ifds::layout& G = L_->graph;
+        constexpr std::size_t V = F::encoded_value_words;
+        solution<F> s;
+        s.at.resize(G.num_nodes);
+        std::vector<std::uint32_t> held;
+        for (std::uint32_t n = 0; n < G.num_nodes; ++n) {
+            ifds::detail::held_facts(G, pe, n, held);
+            const std::uint32_t p = G.node_proc[n];
+            for (std::uint32_t j = 0; j < held.size(); ++j)
+                for (std::uint32_t m = held[j]; m; m &= m - 1) {
+                    const std::uint32_t d = 32 * j + static_cast<std::uint32_t>(std::countr_zero(m));
+                    s.at[n].push_back({G.global_fact(p, d), F::decode_value(vals.data() + (std::uint64_t(G.row_base[n]) + d) * V)});
+                }
+            std::sort(s.at[n].begin(), s.at[n].end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        }
+        return s;
+    }
+
+    void release() {
+        for (const auto& r : bufs_) (void)d_->free(r);
+        bufs_.clear();
+        if (jf_bytes_) (void)d_->free(jf_);
+        jf_bytes_ = 0;
+    }
+
+    D* d_ = nullptr;
+    const layout<F>* L_ = nullptr;
+    ifds::resident_solver<D> reach_;
+    std::shared_ptr<ifds::resident_graph<D>> graph_;
+    vyre::ir::program program_;
+    std::vector<resource> bufs_;
+    std::vector<std::uint32_t> seeds_;  ///< node, local fact, encoded value per seed
+    resource jf_{};
+    std::uint64_t jf_bytes_ = 0;
+    double upload_seconds_ = 0;
+};
+
+} // namespace weir::ide
