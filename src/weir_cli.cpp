@@ -6,7 +6,7 @@
 //                   [--format text|json] [--stats] [--memory-budget SIZE]
 //   (default backend: cpu, the multithreaded resident solver; every backend prints the same.
 //   A file whose header is `ide 1 linear` is an IDE problem (spec: ide-format.md), solved
-//   on --backend tabulation only so far.)
+//   on every backend but cuda so far.)
 //
 // stdout: the result (or the witness paths), exactly as the spec says; nothing else.
 // stderr: errors, --stats, and a progress line for long solves when it is a terminal.
@@ -63,7 +63,7 @@ constexpr const char* usage_text =
     "                    INPUT... [-- CLANG_FLAGS...]\n"
     "       weir --help | weir solve --help | weir analyze --help | weir --version\n"
     "  default backend: cpu (all backends print the same result)\n"
-    "  FILE: an IFDS problem (`ifds 1`), or an IDE problem (`ide 1 linear`: --backend tabulation only so far)\n"
+    "  FILE: an IFDS problem (`ifds 1`), or an IDE problem (`ide 1 linear`: every backend but cuda so far)\n"
     "  SIZE: bytes, or with a K, M, G or T suffix (powers of 1024); 0 means no limit\n";
 
 } // namespace
@@ -242,12 +242,30 @@ int print_witnesses(const problem& pb, const layout& L, const std::vector<std::p
     return status;
 }
 
-/// `weir solve` on an `ide 1 linear` file: the host IDE solver (the resident
-/// IDE solver does not exist yet, so `--backend tabulation` only).
+/// What a resident IDE solve gives the CLI (the same type for every backend).
+struct ide_resident_result {
+    weir::ide::solution<weir::ide::linear> solution;
+    weir::ide::resident_stats stats;
+};
+
+/// Solves an IDE layout on a resident vyre backend.
+template <class B>
+vyre::result<ide_resident_result> solve_ide_resident(const weir::ide::layout<weir::ide::linear>& L) {
+    B backend;
+    weir::vyre_resident_ifds<B> d(backend);
+    auto solver = weir::ide::resident_solver<weir::ide::linear, weir::vyre_resident_ifds<B>>::create(d, L);
+    if (!solver) return vyre::make_unexpected(solver.error());
+    auto out = solver->solve();
+    if (!out) return vyre::make_unexpected(out.error());
+    return ide_resident_result{std::move(out->result), out->stats};
+}
+
+/// `weir solve` on an `ide 1 linear` file: the resident IDE solver on `cpu`
+/// and `cpu-ref`, the host one on `tabulation` (not on `cuda` yet).
 int cmd_solve_ide(const options& o) {
-    if (o.backend != "tabulation") {
-        std::cerr << "weir: " << o.file << " is an IDE problem; IDE runs on --backend tabulation only so far "
-                  << "(the resident IDE solver for cpu-ref, cpu and cuda is not written yet): use --backend tabulation\n";
+    if (o.backend == "cuda") {
+        std::cerr << "weir: " << o.file << " is an IDE problem, and IDE does not run on cuda yet (its second stage "
+                  << "is a host op, with no IR kernels for a GPU so far): use --backend cpu, cpu-ref or tabulation\n";
         return exit_invalid;
     }
     if (o.memory_budget != 0) return usage("--memory-budget is not available for IDE problems yet");
@@ -263,14 +281,31 @@ int cmd_solve_ide(const options& o) {
     const auto& w = std::get<0>(wanted);
     if (!w.empty()) return print_witnesses(pb->graph, make_layout(pb->graph), w, o);
     auto t1 = std::chrono::steady_clock::now();
-    const auto s = weir::ide::tabulation_solver<weir::ide::linear>(*pb).solve();
-    const double solve_s = weir_cli::seconds_since(t1);
+    weir::ide::solution<weir::ide::linear> s;
+    std::string stats;
+    if (o.backend == "tabulation") {
+        s = weir::ide::tabulation_solver<weir::ide::linear>(*pb).solve();
+        stats = " t_solve=" + std::to_string(weir_cli::seconds_since(t1));
+    } else {
+        const auto L = weir::ide::make_layout(*pb);
+        const double layout_s = weir_cli::seconds_since(t1);
+        auto out = o.backend == "cpu" ? solve_ide_resident<vyre::cpu>(L) : solve_ide_resident<vyre::cpu_ref>(L);
+        if (!out) return weir_cli::solver_failed(out.error());
+        s = std::move(out->solution);
+        const auto& st = out->stats;
+        stats = " t_layout=" + std::to_string(layout_s) + " t_reach=" + std::to_string(st.reachability.seconds_upload +
+                st.reachability.seconds_solve + st.reachability.seconds_extract) +
+                " t_upload=" + std::to_string(st.seconds_upload) + " t_solve=" + std::to_string(st.seconds_solve) +
+                " t_extract=" + std::to_string(st.seconds_extract) + " updates=" + std::to_string(st.updates);
+    }
+    auto t2 = std::chrono::steady_clock::now();
     std::cout << (o.format == "json" ? weir::ide::format_solution_json(pb->graph, s)
                                      : weir::ide::format_solution(pb->graph, s));
     std::cout.flush();
     if (o.stats)
-        std::cerr << "weir: backend=tabulation problem=ide family=linear jump_functions=" << s.stats.jump_functions
-                  << " contexts=" << s.stats.contexts << " t_load=" << load_s << " t_solve=" << solve_s << "\n";
+        std::cerr << "weir: backend=" << o.backend << " problem=ide family=linear jump_functions=" << s.stats.jump_functions
+                  << " contexts=" << s.stats.contexts << " t_load=" << load_s << stats
+                  << " t_output=" << weir_cli::seconds_since(t2) << "\n";
     return 0;
 }
 

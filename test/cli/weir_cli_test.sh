@@ -286,7 +286,7 @@ printf 'ifds 1\nfacts id kill\nproc seed gen flow\nflow gen flow id kill:id gen:
 expect_out keyword-names "gen: 0
 flow: 0 id kill" "$WEIR" solve "$tmp/keywords.ifds"
 
-# ---- .ide files (ide-format.md): the header decides; tabulation only so far ------------------
+# ---- .ide files (ide-format.md): the header decides; every host backend ------------------
 printf 'ide 1 linear\nfacts x y\nproc main s e\nnode c main\nnode r main\nproc inc is ie\nflow s c gen:x=1\ncall c inc r\nctrflow c id kill:x\nflow r e id x>y=2*x+1\nflow is ie x>x=x+10\nseed s 0\n' >"$tmp/a.ide"
 want_ide="s: 0
 e: 0 x=11 y=23
@@ -302,7 +302,19 @@ is x
 ie x
 r x
 e y" "$WEIR" solve "$tmp/a.ide" --backend tabulation --witness e:y
-expect_fail ide-other-backend 2 "--backend tabulation" "$WEIR" solve "$tmp/a.ide"
+for b in cpu cpu-ref; do
+  expect_out "ide-solve-$b" "$want_ide" "$WEIR" solve "$tmp/a.ide" --backend "$b"
+done
+expect_out ide-solve-default "$want_ide" "$WEIR" solve "$tmp/a.ide"
+expect_out ide-json-cpu '{"s":{"0":null},"e":{"0":null,"x":"11","y":"23"},"c":{"0":null,"x":"1"},"r":{"0":null,"x":"11"},"is":{"0":null,"x":"1"},"ie":{"0":null,"x":"11"}}' "$WEIR" solve "$tmp/a.ide" --format json
+"$WEIR" solve "$tmp/a.ide" --stats >/dev/null 2>"$tmp/ide_stats"
+grep -q "backend=cpu problem=ide family=linear jump_functions=12 contexts=3 .*t_reach=.*t_solve=" "$tmp/ide_stats"
+check ide-stats $? "--stats on an IDE problem: $(cat "$tmp/ide_stats")"
+"$WEIR" solve "$tmp/a.ide" --backend cuda >/dev/null 2>"$tmp/ide_cuda"
+st=$?
+[ "$st" -eq 2 ] && grep -q "IDE does not run on cuda yet\|not available in this build" "$tmp/ide_cuda"
+check ide-cuda $? "--backend cuda on IDE (status $st): $(cat "$tmp/ide_cuda")"
+expect_fail ide-memory-budget 2 "--memory-budget is not available for IDE" "$WEIR" solve "$tmp/a.ide" --memory-budget 1G
 printf 'ide 1 linear\nfacts x\nproc main s e\nflow s e gen:x=x-9223372036854775808\nseed s 0\n' >"$tmp/bad.ide"
 expect_fail ide-error-line 2 "bad.ide:4:" "$WEIR" solve "$tmp/bad.ide" --backend tabulation
 cp "$tmp/a.ide" "$tmp/a_named.ifds"

@@ -4,7 +4,9 @@
 /// - `load_problem` never crashes or hangs; an error names a line of the
 ///   input (1 .. the last line) and says what is wrong;
 /// - a problem that loads prints to text that loads back to an equal problem,
-///   and printing that again gives the same text.
+///   and printing that again gives the same text;
+/// - an `.ide` problem that loads solves to the same solution on the host
+///   IDE solver and on the resident one (`cpu_ref`).
 
 #include <algorithm>
 #include <cstdint>
@@ -13,8 +15,12 @@
 
 #include <weir/ide/format.hpp>
 #include <weir/ide/linear.hpp>
+#include <weir/ide/layout.hpp>
+#include <weir/ide/resident_solver.hpp>
 #include <weir/ide/tabulation_solver.hpp>
+#include <weir/core/vyre_resident_ifds.hpp>
 #include <weir/ifds/format.hpp>
+#include <vyre/backend/cpu_ref.hpp>
 
 #include "fuzz/fuzz_targets.hpp"
 
@@ -40,7 +46,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (e.line < 1 || e.line > last_line_of(text) || e.message.empty())
                 vyre_fuzz::fail("ifds_load", "an .ide load error without a sane line or message", e.what());
         } else if (p->graph.nodes.size() <= 256 && p->graph.facts.size() <= 16) {
-            (void)weir::ide::tabulation_solver<weir::ide::linear>(*p).solve();
+            const auto host = weir::ide::tabulation_solver<weir::ide::linear>(*p).solve();
+            vyre::cpu_ref backend;
+            weir::vyre_resident_ifds<vyre::cpu_ref> d(backend);
+            const auto L = weir::ide::make_layout(*p);
+            auto solver = weir::ide::resident_solver<weir::ide::linear, decltype(d)>::create(d, L);
+            if (!solver) vyre_fuzz::fail("ifds_load", "the resident IDE solver refused a loaded problem", solver.error().what());
+            auto got = solver->solve();
+            if (!got) vyre_fuzz::fail("ifds_load", "the resident IDE solve failed", got.error().what());
+            if (!(got->result == host) || !(got->result.stats == host.stats))
+                vyre_fuzz::fail("ifds_load", "the resident IDE solver differs from the host one", std::string(text));
         }
         return 0;
     }

@@ -155,6 +155,26 @@ TEST_CASE("linear: encode and decode give back the function", "[ide][linear]") {
     }
 }
 
+TEST_CASE("linear: encode_value and decode_value give back the value; foreign words decode to bottom", "[ide][linear]") {
+    for (const auto& v : sample_values()) {
+        std::uint32_t w[linear::encoded_value_words + 1];
+        w[linear::encoded_value_words] = 0xdeadbeef;
+        linear::encode_value(v, w);
+        CHECK(w[linear::encoded_value_words] == 0xdeadbeef);  // exactly encoded_value_words words
+        CHECK(linear::decode_value(w) == v);
+    }
+    const std::uint32_t junk[linear::encoded_words] = {7, 1, 2, 3, 4};  // no kind 7
+    CHECK(linear::decode_value(junk) == linear::bottom_value());
+    CHECK(linear::decode(junk) == linear::bottom());
+}
+
+TEST_CASE("linear: identity is a unit of compose (the resident solver skips identity edges)", "[ide][linear]") {
+    for (const auto& f : sample_functions()) {
+        CHECK(linear::compose(linear::identity(), f) == f);
+        CHECK(linear::compose(f, linear::identity()) == f);
+    }
+}
+
 TEST_CASE("linear: the text form reads back; malformed functions and values say why", "[ide][linear]") {
     std::string why;
     for (const auto& f : sample_functions()) {
