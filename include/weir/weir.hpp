@@ -7,7 +7,8 @@
 ///   the tabulation and resident solvers, witnesses;
 /// - ifds/ops/: weir's extension ops (registered with vyre when included);
 /// - ide/: IDE: edge-function families (`linear`), the problem model, the
-///   `.ide` loader, the host tabulation solver.
+///   `.ide` loader and printer, the host tabulation solver, the layout and
+///   the resident solver (with its op, ide/ops/).
 
 #include <weir/core/resident_dispatch.hpp>
 #include <weir/core/vyre_resident_ifds.hpp>

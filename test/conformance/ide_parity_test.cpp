@@ -69,16 +69,8 @@ TEMPLATE_LIST_TEST_CASE("resident IDE solver equals tabulation on generated prob
 TEMPLATE_LIST_TEST_CASE("resident IDE solver equals tabulation on larger generated problems", "[ide][parity]",
                         backend_list) {
     TestType b;
-    for (std::uint64_t seed = 1000; seed < 1030; ++seed) {
-        weir::test::gen_options o;
-        o.procs = 8 + seed % 20;
-        o.facts = 4 + seed % 7;
-        o.max_nodes = 4 + seed % 8;
-        o.seeds = 1 + seed % 4;
-        o.p_recursion = 0.2;
-        o.p_mutual = 0.3;
-        check_parity(b, weir::test::random_ide_problem(seed, o), seed);
-    }
+    for (std::uint64_t seed = 1000; seed < 1030; ++seed)
+        check_parity(b, weir::test::random_ide_problem(seed, weir::test::larger_options(seed)), seed);
 }
 
 TEMPLATE_LIST_TEST_CASE("resident IDE solver equals tabulation on the hand-written .ide cases", "[ide][parity]",

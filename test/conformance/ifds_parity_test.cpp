@@ -96,14 +96,8 @@ TEMPLATE_LIST_TEST_CASE("resident solver equals tabulation on generated problems
 TEMPLATE_LIST_TEST_CASE("resident solver equals tabulation on larger generated problems", "[ifds][parity]",
                         backend_list) {
     TestType b;
-    check_parity_on_seeds(b, 1000, 1040, [](weir::test::gen_options& o, std::uint64_t seed) {
-        o.procs = 8 + seed % 25;
-        o.facts = 4 + seed % 9;
-        o.max_nodes = 4 + seed % 8;
-        o.seeds = 1 + seed % 4;
-        o.p_recursion = 0.2;
-        o.p_mutual = 0.3;
-    });
+    check_parity_on_seeds(b, 1000, 1040,
+                          [](weir::test::gen_options& o, std::uint64_t seed) { o = weir::test::larger_options(seed); });
 }
 
 TEMPLATE_LIST_TEST_CASE("resident solver equals tabulation on procedures of many facts", "[ifds][parity]",

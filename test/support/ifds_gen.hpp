@@ -255,4 +255,17 @@ inline problem random_problem(std::uint64_t seed, const gen_options& o = {}) {
     return pb;
 }
 
+/// The options of the parity tests' "larger" problems for `seed`: 8 to 32
+/// procedures of 4 to 12 facts, recursion and mutual recursion.
+inline gen_options larger_options(std::uint64_t seed) {
+    gen_options o;
+    o.procs = 8 + seed % 25;
+    o.facts = 4 + seed % 9;
+    o.max_nodes = 4 + seed % 8;
+    o.seeds = 1 + seed % 4;
+    o.p_recursion = 0.2;
+    o.p_mutual = 0.3;
+    return o;
+}
+
 } // namespace weir::test
