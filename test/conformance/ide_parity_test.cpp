@@ -1,7 +1,8 @@
 // Parity: ide::resident_solver on every enabled backend that runs weir's IDE
 // op equals ide::tabulation_solver, bit for bit (facts and values), on
-// generated and hand-written problems; a backend without the op refuses it
-// with `unsupported` before anything runs.
+// generated and hand-written problems, in batches of seed sets and with
+// graphs from a shared cache; a backend without the op refuses it with
+// `unsupported` before anything runs.
 
 #include <cstdint>
 #include <string>
@@ -82,4 +83,76 @@ TEMPLATE_LIST_TEST_CASE("resident IDE solver equals tabulation on the hand-writt
         if (!pb) FAIL(pb.error().what());
         check_parity(b, *pb, 0);
     }
+}
+
+TEMPLATE_LIST_TEST_CASE("resident IDE solver: batches of seed sets with values, and a shared graph cache", "[ide][resident]",
+                        backend_list) {
+    TestType b;
+    weir::vyre_resident_ifds<TestType> d(b);
+    const auto pb = weir::test::random_ide_problem(4242, weir::test::larger_options(12));
+    const auto L = weir::ide::make_layout(pb);
+    if (!runs_ide(d, L)) return;
+    weir::ifds::resident_graph_cache<decltype(d)> cache;
+    auto solver = weir::ide::resident_solver<linear, decltype(d)>::create(d, L, cache);
+    if (!solver) FAIL(solver.error().what());
+    // Seed sets: each start node with its zero fact, or a fact of its procedure with a value.
+    std::vector<weir::ide::seed_set<linear>> sets;
+    for (std::uint32_t p = 0; p < L.graph.num_procs && sets.size() < 6; ++p) {
+        weir::ide::seed_set<linear> s;
+        s.node.push_back(L.graph.proc_start[p]);
+        s.fact.push_back(0);
+        s.value.push_back(linear::constant_value(99));  // ignored: the zero fact's value is bottom
+        if (L.graph.fact_count(p) > 1) {
+            s.node.push_back(L.graph.proc_start[p]);
+            s.fact.push_back(L.graph.fact_count(p) - 1);
+            s.value.push_back(linear::constant_value(static_cast<std::int64_t>(p) - 3));
+        }
+        sets.push_back(s);
+    }
+    auto got = solver->solve_batch(sets);
+    if (!got) FAIL(got.error().what());
+    REQUIRE(got->size() == sets.size());
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+        INFO("seed set " << i);
+        weir::ide::problem<linear> one = pb;  // the same problem with this set's seeds, in global terms
+        one.graph.seeds.clear();
+        one.seed_values.clear();
+        for (std::size_t k = 0; k < sets[i].node.size(); ++k) {
+            const auto n = sets[i].node[k];
+            one.graph.seeds.push_back({n, L.graph.global_fact(L.graph.node_proc[n], sets[i].fact[k])});
+            one.seed_values.push_back(sets[i].value[k]);
+        }
+        const auto expect = weir::ide::tabulation_solver<linear>(one).solve();
+        CHECK((*got)[i].result == expect);
+        CHECK((*got)[i].result.stats == expect.stats);
+    }
+    // the layout's own seeds again, after the batch overwrote the resident seeds
+    CHECK(solver->solve()->result == weir::ide::tabulation_solver<linear>(pb).solve());
+    // a second solver of the same layout takes both graphs from the cache
+    const auto misses = cache.stats().misses;
+    auto again = weir::ide::resident_solver<linear, decltype(d)>::create(d, L, cache);
+    if (!again) FAIL(again.error().what());
+    CHECK(cache.stats().misses == misses);
+    CHECK(cache.stats().hits >= 2);
+    CHECK(again->solve()->result == weir::ide::tabulation_solver<linear>(pb).solve());
+    // malformed seed sets are refused before anything runs
+    weir::ide::seed_set<linear> bad = sets[0];
+    bad.value.pop_back();
+    auto e1 = solver->solve(bad);
+    REQUIRE_FALSE(e1.has_value());
+    CHECK(e1.error().code() == vyre::error_code::invalid_argument);
+    bad = sets[0];
+    bad.node[0] = L.graph.proc_exit[0] == L.graph.proc_start[0] ? bad.node[0] : L.graph.proc_exit[0];
+    if (bad.node[0] != sets[0].node[0]) {
+        auto e2 = solver->solve(bad);
+        REQUIRE_FALSE(e2.has_value());
+        CHECK_THAT(e2.error().message(), Catch::Contains("not at a start node"));
+    }
+}
+
+TEST_CASE("ide::make_layout refuses an edge that carries top", "[ide][layout]") {
+    auto pb = weir::test::small_ide_problem(3);
+    REQUIRE_FALSE(pb.graph.flows.empty());
+    pb.flow_functions[0] = {{0, 0, linear::top()}};
+    CHECK_THROWS_WITH(weir::ide::make_layout(pb), Catch::Contains("the function top"));
 }

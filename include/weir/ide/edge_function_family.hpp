@@ -32,6 +32,13 @@ namespace weir::ide {
 ///   `F::decode_value(in)`: the same for a value (the resident solver keeps
 ///   entry values and results in resident memory);
 /// - `F::name`: the family's name in a `.ide` header (`ide 1 NAME`).
+///
+/// Laws the solvers rely on (checked for `linear` in its tests):
+/// `compose(identity(), f) == f` and `compose(f, identity()) == f` exactly
+/// (the resident solver skips identity edges), `apply(f, top_value())` and
+/// `apply(top(), v)` are `top_value()`, and apply, compose and join are
+/// monotone, with finite chains (so every worklist order reaches the same
+/// least fixed point).
 template <class F>
 concept edge_function_family =
     std::regular<typename F::value> && std::regular<typename F::function> &&

@@ -75,7 +75,8 @@ private:
 /// Derives the IDE layout of `pb` (its graph's IFDS layout, by
 /// `ifds::make_layout`, and the function tables). Throws
 /// `std::invalid_argument` when the edge-function lists do not match the
-/// graph (see `problem::fill_defaults`), as the tabulation solver does.
+/// graph (see `problem::fill_defaults`), as the tabulation solver does, and
+/// when an edge carries `F::top()` (the spec keeps it inside solvers).
 template <edge_function_family F>
 layout<F> make_layout(const problem<F>& pb) {
     const ifds::problem& g = pb.graph;
@@ -83,6 +84,19 @@ layout<F> make_layout(const problem<F>& pb) {
         pb.return_functions.size() != g.calls.size() || pb.seed_values.size() != g.seeds.size())
         throw std::invalid_argument("ide::make_layout: the edge-function lists do not match the graph "
                                     "(call problem::fill_defaults after building it)");
+    // `top` is solver-internal ("no path yet"): an edge carrying it would hold a
+    // fact in the IFDS stage that the IDE equations never reach.
+    auto no_top = [](const edge_terms<F>& terms, const char* what, std::size_t i) {
+        for (const auto& t : terms)
+            if (t.f == F::top())
+                throw std::invalid_argument(std::string("ide::make_layout: the ") + what + " " + std::to_string(i) +
+                                            " gives the pair (" + std::to_string(t.from) + ", " + std::to_string(t.to) +
+                                            ") the function top, which only a solver may use");
+    };
+    for (std::size_t i = 0; i < pb.flow_functions.size(); ++i) no_top(pb.flow_functions[i], "flow edge", i);
+    for (std::size_t i = 0; i < pb.call_functions.size(); ++i) no_top(pb.call_functions[i], "call edge (callflow)", i);
+    for (std::size_t i = 0; i < pb.return_functions.size(); ++i) no_top(pb.return_functions[i], "call edge (retflow)", i);
+    for (const auto& [site, terms] : pb.ctr_functions) no_top(terms, "call-to-return edge of node", site);
     layout<F> out;
     out.graph = ifds::make_layout(g);
     const ifds::layout& L = out.graph;

@@ -42,6 +42,15 @@ bool runs_ide_solve(const D& d) {
     return ifds::runs_ops(d, {ops::ide_solve_op<F>::name});
 }
 
+/// A set of seeds in layout terms: start nodes, *local* fact indices and a
+/// value each (the zero fact's value is bottom whatever is given).
+template <edge_function_family F>
+struct seed_set {
+    std::vector<std::uint32_t> node;
+    std::vector<std::uint32_t> fact;
+    std::vector<typename F::value> value;
+};
+
 /// Times and sizes of one resident IDE solve, by stage.
 struct resident_stats {
     ifds::solve_stats reachability;   ///< stage 1 (the IFDS solve)
@@ -68,6 +77,88 @@ public:
     /// solver. `opt` configures stage 1 (`memory_budget` is not supported
     /// yet and is refused).
     static result<resident_solver> create(D& d, const layout<F>& L, ifds::resident_options opt = {}) {
+        VYRE_TRY(check_dispatcher(d, opt));
+        const auto t0 = clock::now();
+        auto reach = ifds::resident_solver<D>::create(d, L.graph, opt);
+        if (!reach) return vyre::make_unexpected(reach.error());
+        auto full = ifds::resident_graph<D>::upload(d, L.graph, false);
+        if (!full) return vyre::make_unexpected(full.error());
+        return assemble(d, L, std::move(*reach), std::move(*full), t0);
+    }
+
+    /// The same with both resident graphs from `cache` (uploaded there when
+    /// missing, shared with other solvers of the same layout): the one stage
+    /// 1 solves on (with row tables where the dispatcher runs
+    /// `ifds_rows_solve`) and the full one stage 2 reads.
+    static result<resident_solver> create(D& d, const layout<F>& L, ifds::resident_graph_cache<D>& cache,
+                                          ifds::resident_options opt = {}) {
+        VYRE_TRY(check_dispatcher(d, opt));
+        const auto t0 = clock::now();
+        auto g = cache.get(d, L.graph);
+        if (!g) return vyre::make_unexpected(g.error());
+        auto reach = ifds::resident_solver<D>::create(d, L.graph, *g, opt);
+        if (!reach) return vyre::make_unexpected(reach.error());
+        auto full = cache.get(d, L.graph, false);
+        if (!full) return vyre::make_unexpected(full.error());
+        return assemble(d, L, std::move(*reach), std::move(*full), t0);
+    }
+
+    resident_solver(resident_solver&& o) noexcept
+        : d_(o.d_), L_(o.L_), reach_(std::move(o.reach_)), graph_(std::move(o.graph_)), program_(std::move(o.program_)),
+          bufs_(std::move(o.bufs_)), seeds_(std::move(o.seeds_)), seed_words_(o.seed_words_), jf_(o.jf_),
+          jf_bytes_(o.jf_bytes_), upload_seconds_(o.upload_seconds_) {
+        o.bufs_.clear();
+        o.jf_bytes_ = 0;
+    }
+    resident_solver& operator=(resident_solver&&) = delete;
+    resident_solver(const resident_solver&) = delete;
+    resident_solver& operator=(const resident_solver&) = delete;
+    ~resident_solver() { release(); }
+
+    /// Solves for the layout's seeds and seed values.
+    result<output> solve() { return run(L_->graph.seed_node, L_->graph.seed_fact, seeds_); }
+
+    /// Solves for other seeds over the same resident graph and buffers.
+    result<output> solve(const seed_set<F>& seeds) {
+        const std::size_t n = seeds.node.size();
+        if (seeds.fact.size() != n || seeds.value.size() != n)
+            return vyre::fail(vyre::error_code::invalid_argument,
+                              "ide::resident_solver: a seed set has " + std::to_string(n) + " nodes, " +
+                                  std::to_string(seeds.fact.size()) + " facts and " + std::to_string(seeds.value.size()) +
+                                  " values",
+                              "give every seed a node, a local fact and a value");
+        VYRE_TRY(ifds::check_seeds(L_->graph, seeds.node, seeds.fact, "ide::resident_solver"));
+        constexpr std::size_t V = F::encoded_value_words;
+        std::vector<std::uint32_t> words;
+        words.reserve(n * (2 + V));
+        for (std::size_t i = 0; i < n; ++i) {
+            words.push_back(seeds.node[i]);
+            words.push_back(seeds.fact[i]);
+            words.resize(words.size() + V);
+            F::encode_value(seeds.fact[i] == 0 ? F::bottom_value() : seeds.value[i], words.data() + words.size() - V);
+        }
+        return run(seeds.node, seeds.fact, words);
+    }
+
+    /// Solves many seed sets over the one resident graph, reusing every buffer.
+    result<std::vector<output>> solve_batch(std::span<const seed_set<F>> sets) {
+        std::vector<output> outs;
+        outs.reserve(sets.size());
+        for (const auto& s : sets) {
+            auto o = solve(s);
+            if (!o) return vyre::make_unexpected(o.error());
+            outs.push_back(std::move(*o));
+        }
+        return outs;
+    }
+
+    /// The dispatch that stage 2 runs (its buffers named as the op's arguments).
+    const vyre::ir::program& program() const { return program_; }
+
+private:
+    using clock = std::chrono::steady_clock;
+
+    static result<void> check_dispatcher(const D& d, const ifds::resident_options& opt) {
         VYRE_TRY(ops::register_ide_ops<F>());
         if (opt.memory_budget != 0)
             return vyre::fail(vyre::error_code::unsupported,
@@ -79,46 +170,40 @@ public:
                                   ") does not run weir's op " + std::string(ops::ide_solve_op<F>::name) +
                                   " (IDE runs on the host backends, cpu and cpu-ref, so far)",
                               "solve on vyre::cpu or vyre::cpu_ref, or with ide::tabulation_solver");
-        const auto t0 = clock::now();
-        auto reach = ifds::resident_solver<D>::create(d, L.graph, opt);
-        if (!reach) return vyre::make_unexpected(reach.error());
-        resident_solver s(d, L, std::move(*reach));
+        return {};
+    }
+
+    static result<resident_solver> assemble(D& d, const layout<F>& L, ifds::resident_solver<D> reach,
+                                            std::shared_ptr<ifds::resident_graph<D>> full, clock::time_point t0) {
+        resident_solver s(d, L, std::move(reach));
+        s.graph_ = std::move(full);
         VYRE_TRY(s.upload_tables());
         VYRE_TRY(weir::prepare(d, s.program_));
         s.upload_seconds_ = seconds_since(t0);
         return s;
     }
 
-    resident_solver(resident_solver&& o) noexcept
-        : d_(o.d_), L_(o.L_), reach_(std::move(o.reach_)), graph_(std::move(o.graph_)), program_(std::move(o.program_)),
-          bufs_(std::move(o.bufs_)), seeds_(std::move(o.seeds_)), jf_(o.jf_), jf_bytes_(o.jf_bytes_), upload_seconds_(o.upload_seconds_) {
-        o.bufs_.clear();
-        o.jf_bytes_ = 0;
-    }
-    resident_solver& operator=(resident_solver&&) = delete;
-    resident_solver(const resident_solver&) = delete;
-    resident_solver& operator=(const resident_solver&) = delete;
-    ~resident_solver() { release(); }
-
-    /// Solves for the layout's seeds and seed values.
-    result<output> solve() {
+    /// Both stages for seeds (start nodes, local facts) whose op entries are `seed_words`.
+    result<output> run(std::span<const std::uint32_t> seed_node, std::span<const std::uint32_t> seed_fact,
+                       const std::vector<std::uint32_t>& seed_words) {
         output out;
         out.stats.seconds_upload = upload_seconds_;
         upload_seconds_ = 0;
         // stage 1: where facts hold
-        auto reach = reach_.solve();
+        auto reach = reach_.solve(seed_node, seed_fact);
         if (!reach) return vyre::make_unexpected(reach.error());
         out.stats.reachability = reach->stats;
         const std::vector<std::uint32_t>& pe = reach->path_edges;
         std::uint64_t edges = 0;
         for (std::uint32_t w : pe) edges += std::popcount(w);
-        // stage 2: the bitset up, the jump-function slots sized to its path edges
+        // stage 2: the bitset and seeds up, the jump-function slots sized to the path edges
         auto t0 = clock::now();
         VYRE_TRY(ensure_jf(std::max<std::uint64_t>(edges, 1) * F::encoded_words * 4));
         const std::uint32_t no_words = 0;  // (an empty bitset: its buffer holds one word)
         VYRE_TRY(d_->upload(bufs_[pe_buf], as_bytes(pe.empty() ? std::span<const std::uint32_t>(&no_words, 1)
                                                                 : std::span<const std::uint32_t>(pe))));
-        const std::uint32_t counters[4] = {static_cast<std::uint32_t>(L_->graph.seed_node.size()), 0, 0, 0};
+        VYRE_TRY(put_seeds(seed_words));
+        const std::uint32_t counters[4] = {static_cast<std::uint32_t>(seed_node.size()), 0, 0, 0};
         VYRE_TRY(d_->upload(bufs_[counters_buf], as_bytes(std::span<const std::uint32_t>(counters))));
         out.stats.seconds_upload += seconds_since(t0);
         auto t1 = clock::now();
@@ -143,11 +228,19 @@ public:
         return out;
     }
 
-    /// The dispatch that stage 2 runs (its buffers named as the op's arguments).
-    const vyre::ir::program& program() const { return program_; }
-
-private:
-    using clock = std::chrono::steady_clock;
+    /// Writes the seed entries at the start of the seeds buffer, growing it when they do not fit.
+    result<void> put_seeds(const std::vector<std::uint32_t>& words) {
+        if (words.empty()) return {};
+        if (words.size() > seed_words_) {
+            auto r = d_->allocate(words.size() * 4);
+            if (!r) return vyre::make_unexpected(r.error());
+            (void)d_->free(bufs_[seeds_buf]);
+            bufs_[seeds_buf] = *r;
+            seed_words_ = words.size();
+        }
+        const std::vector<vyre::write_range<resource>> w{{bufs_[seeds_buf], 0, as_bytes(std::span<const std::uint32_t>(words))}};
+        return upload_at_many(*d_, std::span<const vyre::write_range<resource>>(w));
+    }
     static double seconds_since(clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); }
     template <class T>
     static bytes_view as_bytes(std::span<const T> s) {
@@ -176,13 +269,11 @@ private:
         return p;
     }
 
-    /// Uploads the full graph tables (stage 2 reads the per-fact relations
-    /// that a graph with row tables leaves out) and the function tables, with
-    /// one `upload_many`; allocates the bitset, values and counters.
+    /// Uploads the function tables and the layout's seeds with one
+    /// `upload_many`; allocates the bitset, values and counters. (The full
+    /// graph, `graph_`, is already resident: stage 2 reads the per-fact
+    /// relations that a graph with row tables leaves out.)
     result<void> upload_tables() {
-        auto g = ifds::resident_graph<D>::upload(*d_, L_->graph, false);
-        if (!g) return vyre::make_unexpected(g.error());
-        graph_ = std::move(*g);
         const ifds::layout& G = L_->graph;
         constexpr std::size_t V = F::encoded_value_words;
         seeds_.reserve(G.seed_node.size() * (2 + V));
@@ -202,6 +293,7 @@ private:
             bufs_.push_back(*r);
             if (i < 5 && !up[i]->empty()) ups.push_back({*r, as_bytes(std::span<const std::uint32_t>(*up[i]))});
         }
+        seed_words_ = std::max<std::size_t>(seeds_.size(), 1);
         if (!seeds_.empty()) ups.push_back({bufs_[seeds_buf], as_bytes(std::span<const std::uint32_t>(seeds_))});
         return d_->upload_many(std::span<const vyre::upload_op<resource>>(ups));
     }
@@ -260,7 +352,8 @@ private:
     std::shared_ptr<ifds::resident_graph<D>> graph_;
     vyre::ir::program program_;
     std::vector<resource> bufs_;
-    std::vector<std::uint32_t> seeds_;  ///< node, local fact, encoded value per seed
+    std::vector<std::uint32_t> seeds_;  ///< the layout's seeds: node, local fact, encoded value each
+    std::size_t seed_words_ = 0;        ///< words of the resident seeds buffer
     resource jf_{};
     std::uint64_t jf_bytes_ = 0;
     double upload_seconds_ = 0;

@@ -358,7 +358,7 @@ private:
 
     /// The index of context (p, c), or ~0 when p has no such context.
     std::uint32_t context(std::uint32_t p, std::uint32_t c) const {
-        if (p + 1 >= ctx_off_.size()) return ~0u;
+        if (std::uint64_t(p) + 1 >= ctx_off_.size()) return ~0u;  // (64-bit: p may be ~0u in a malformed table)
         const auto b = ctx_c_.begin() + ctx_off_[p], e = ctx_c_.begin() + ctx_off_[p + 1];
         const auto it = std::lower_bound(b, e, c);
         return it != e && *it == c ? static_cast<std::uint32_t>(it - ctx_c_.begin()) : ~0u;
