@@ -2,7 +2,7 @@
 /// \file weir/ide/resident_solver.hpp
 /// `weir::ide::resident_solver<F, D>`: the IDE solution on resident buffers
 /// over any `ifds_resident_dispatch` D, equal to `tabulation_solver<F>`'s
-/// bit for bit. Two dispatches stages per solve, no virtual call:
+/// bit for bit. Two stages per solve, no virtual call:
 ///
 /// 1. reachability: `weir::ifds::resident_solver<D>` solves the graph
 ///    without its edge functions (every IFDS mode and backend; on `cpu` the
@@ -11,6 +11,9 @@
 ///    (weir/ide/ops/solve.hpp) computes both IDE phases in one dispatch, the
 ///    jump functions encoded in resident memory, one slot per path edge; the
 ///    values of every row come back in one download.
+///
+/// Batches (`solve(seed_set)`, `solve_batch`) reuse every buffer; both
+/// resident graphs may come from an `ifds::resident_graph_cache`.
 ///
 /// Stage 2 needs a dispatcher that runs the op: the host backends do (`cpu`
 /// natively, `cpu_ref` by its reference); `create` refuses others with
