@@ -2,7 +2,7 @@
 // through LLVM IR (spec: analyze.md). Built with the LLVM frontend
 // (libweir-llvm); without it the command says so and exits 2.
 //
-//   weir analyze [--analysis taint|uninit] [--config FILE|libc] [--entry NAME]... [-p DIR]
+//   weir analyze [--analysis taint|uninit|lca] [--config FILE|libc] [--entry NAME]... [-p DIR]
 //                [--backend tabulation|cpu-ref|cpu|cuda] [--format text|json|sarif]
 //                [--witness] [--stats] [--fail-on-findings] [--emit-ifds FILE] INPUT... [-- CLANG_FLAGS...]
 //
@@ -24,8 +24,12 @@
 #ifdef WEIR_WITH_LLVM
 #include <llvm/IR/LLVMContext.h>
 
+#include <weir/ide/format.hpp>
 #include <weir/ifds/format.hpp>
 #include <weir/llvm/analyze.hpp>
+#include <weir/llvm/compile.hpp>
+#include <weir/llvm/lca.hpp>
+#include <weir/llvm/program.hpp>
 #include <weir/llvm/module_loader.hpp>
 #endif
 
@@ -56,6 +60,65 @@ private:
     bool tty_;
 };
 
+/// Writes `text` (a problem for --emit-ifds) to `path`; false (and says so) when it cannot.
+bool write_problem(progress& bar, const std::string& path, const std::string& text) {
+    bar.phase("writing the problem");
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.close();
+    if (out) return true;
+    bar.done();
+    std::cerr << "weir: cannot write the problem to '" << path << "'\n";
+    return false;
+}
+
+/// `weir analyze --analysis lca`: the IDE problem of `lca_analysis`, solved
+/// on `backend`, its constant values by source line.
+int run_lca(progress& bar, const weir::llvm::load_options& load, const weir::llvm::analyze_options& opt,
+            const std::string& backend, bool json, bool stats, const std::string& emit) {
+    if (backend == "cuda") {
+        std::cerr << "weir: --analysis lca is an IDE analysis, and IDE does not run on cuda yet: use --backend cpu, "
+                     "cpu-ref or tabulation\n";
+        return exit_invalid;
+    }
+    auto t = std::chrono::steady_clock::now();
+    bar.phase("loading IR");
+    ::llvm::LLVMContext ctx;
+    auto module = weir::llvm::load_module(load, ctx);
+    const double load_s = seconds_since(t);
+    bar.phase("points-to");
+    t = std::chrono::steady_clock::now();
+    weir::llvm::program prog(*module, opt.entries, opt.points_to);
+    const double pts_s = seconds_since(t);
+    bar.phase("building the problem");
+    t = std::chrono::steady_clock::now();
+    weir::llvm::lca_analysis a(prog);
+    auto compiled = weir::llvm::compile_ide_problem(prog, a);
+    const double build_s = seconds_since(t);
+    if (!emit.empty() && !write_problem(bar, emit, weir::ide::print_problem(compiled.problem))) return exit_invalid;
+    bar.phase("solving");
+    t = std::chrono::steady_clock::now();
+    std::string solve_stats;
+    auto s = solve_ide(compiled.problem, backend, solve_stats);
+    bar.done();
+    if (!s) return solver_failed(s.error());
+    const double solve_s = seconds_since(t);
+    t = std::chrono::steady_clock::now();
+    weir::llvm::analysis_context cx(prog, compiled.facts);
+    const auto values = a.values(cx, *s);
+    const double report_s = seconds_since(t);
+    if (json) weir::llvm::write_lca_json(std::cout, values);
+    else weir::llvm::write_lca_text(std::cout, values);
+    std::cout.flush();
+    if (stats)
+        std::cerr << "weir: analysis=lca backend=" << backend << " points_to=" << prog.pointers().engine_name()
+                  << " nodes=" << compiled.problem.graph.nodes.size() << " facts=" << compiled.facts.size()
+                  << " jump_functions=" << s->stats.jump_functions << " values=" << values.size() << " t_load=" << load_s
+                  << " t_points_to=" << pts_s << " t_construction=" << build_s << " t_solve=" << solve_s << solve_stats
+                  << " t_report=" << report_s << "\n";
+    return 0;
+}
+
 } // namespace
 
 int cmd_analyze(int argc, char** argv) {
@@ -76,13 +139,9 @@ int cmd_analyze(int argc, char** argv) {
         if (a == "--help" || a == "-h") return help();
         if (a == "--analysis") {
             auto v = value();
-            if (!v) return usage("--analysis needs a name (taint, uninit)");
-            if (*v == "lca") {
-                std::cerr << "weir: analysis 'lca' needs the IDE solver, which this release does not have yet "
-                             "(available: taint, uninit)\n";
-                return exit_invalid;
-            }
-            if (*v != "taint" && *v != "uninit") return usage("unknown analysis '" + *v + "' (taint, uninit)");
+            if (!v) return usage("--analysis needs a name (taint, uninit, lca)");
+            if (*v != "taint" && *v != "uninit" && *v != "lca")
+                return usage("unknown analysis '" + *v + "' (taint, uninit, lca)");
             opt.analysis = *v;
         } else if (a == "--config") {
             auto v = value();
@@ -128,6 +187,11 @@ int cmd_analyze(int argc, char** argv) {
     }
     if (load.inputs.empty() && load.compile_commands_dir.empty()) return usage("no input given");
     if (auto bad = check_backend(backend)) return *bad;
+    if (opt.analysis == "lca") {
+        if (format == "sarif") return usage("--format sarif is for findings; lca prints values (text or json)");
+        if (opt.witness) return usage("--witness is for findings; lca prints values");
+        if (fail_on_findings) return usage("--fail-on-findings is for findings; lca prints values");
+    }
 
     weir::llvm::stop_on_llvm_fatal_errors("weir");
     progress bar;
@@ -135,6 +199,7 @@ int cmd_analyze(int argc, char** argv) {
     std::string analysis;
     weir::llvm::analysis_stats sizes;
     try {
+        if (opt.analysis == "lca") return run_lca(bar, load, opt, backend, format == "json", stats, emit_ifds);
         auto t = std::chrono::steady_clock::now();
         bar.phase("loading IR");
         ::llvm::LLVMContext ctx;
@@ -142,17 +207,8 @@ int cmd_analyze(int argc, char** argv) {
         const double load_s = seconds_since(t);
         bar.phase("points-to, building the problem");
         weir::llvm::analysis_session session(*module, opt);
-        if (!emit_ifds.empty()) {
-            bar.phase("writing the problem");
-            std::ofstream out(emit_ifds, std::ios::binary);
-            out << weir::ifds::print_problem(session.problem());
-            out.close();
-            if (!out) {
-                bar.done();
-                std::cerr << "weir: cannot write the problem to '" << emit_ifds << "'\n";
-                return exit_invalid;
-            }
-        }
+        if (!emit_ifds.empty() && !write_problem(bar, emit_ifds, weir::ifds::print_problem(session.problem())))
+            return exit_invalid;
         bar.phase("solving");
         t = std::chrono::steady_clock::now();
         weir::ifds::solve_stats st;

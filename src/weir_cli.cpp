@@ -56,7 +56,7 @@ constexpr std::uintmax_t huge_heap_min_bytes = std::uintmax_t{1} << 20;
 constexpr const char* usage_text =
     "usage: weir solve FILE [--backend tabulation|cpu-ref|cpu|cuda] [--witness NODE:FACT]...\n"
     "                  [--format text|json] [--stats] [--memory-budget SIZE]\n"
-    "       weir analyze [--analysis taint|uninit] [--config FILE|libc] [--entry NAME]... [-p DIR]\n"
+    "       weir analyze [--analysis taint|uninit|lca] [--config FILE|libc] [--entry NAME]... [-p DIR]\n"
     "                    [--backend B] [--format text|json|sarif] [--witness] [--stats]\n"
     "                    [--fail-on-findings] [--points-to inclusion|unification|auto]\n"
     "                    [--emit-ifds FILE]\n"
@@ -175,6 +175,42 @@ vyre::result<std::vector<std::uint32_t>> weir_cli::solve_layout(const layout& L,
     return solve_resident<vyre::cpu_ref>(L, memory_budget, st);
 }
 
+/// Solves an IDE layout on a resident vyre backend.
+template <class B>
+static vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_resident(const weir::ide::layout<weir::ide::linear>& L,
+                                                                              std::string& stats) {
+    B backend;
+    weir::vyre_resident_ifds<B> d(backend);
+    auto solver = weir::ide::resident_solver<weir::ide::linear, weir::vyre_resident_ifds<B>>::create(d, L);
+    if (!solver) return vyre::make_unexpected(solver.error());
+    auto out = solver->solve();
+    if (!out) return vyre::make_unexpected(out.error());
+    const auto& st = out->stats;
+    const auto& r = st.reachability;
+    stats += " t_reach=" + std::to_string(r.seconds_upload + r.seconds_solve + r.seconds_extract) +
+             " t_upload=" + std::to_string(st.seconds_upload) + " t_solve=" + std::to_string(st.seconds_solve) +
+             " t_extract=" + std::to_string(st.seconds_extract) + " updates=" + std::to_string(st.updates);
+    return std::move(out->result);
+}
+
+vyre::result<weir::ide::solution<weir::ide::linear>> weir_cli::solve_ide(const weir::ide::problem<weir::ide::linear>& pb,
+                                                                        const std::string& backend, std::string& stats) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (backend == "tabulation") {
+        auto s = weir::ide::tabulation_solver<weir::ide::linear>(pb).solve();
+        stats += " t_solve=" + std::to_string(seconds_since(t0));
+        return s;
+    }
+    if (backend == "cuda")
+        return vyre::fail(vyre::error_code::unsupported,
+                          "IDE does not run on cuda yet (its second stage is a host op, with no IR kernels for a GPU "
+                          "so far)",
+                          "use --backend cpu, cpu-ref or tabulation");
+    const auto L = weir::ide::make_layout(pb);
+    stats += " t_layout=" + std::to_string(seconds_since(t0));
+    return backend == "cpu" ? solve_ide_resident<vyre::cpu>(L, stats) : solve_ide_resident<vyre::cpu_ref>(L, stats);
+}
+
 std::optional<int> weir_cli::check_backend(const std::string& backend) {
     if (backend != "tabulation" && backend != "cpu-ref" && backend != "cpu" && backend != "cuda")
         return usage("unknown backend '" + backend + "' (tabulation, cpu-ref, cpu, cuda)");
@@ -242,24 +278,6 @@ int print_witnesses(const problem& pb, const layout& L, const std::vector<std::p
     return status;
 }
 
-/// What a resident IDE solve gives the CLI (the same type for every backend).
-struct ide_resident_result {
-    weir::ide::solution<weir::ide::linear> solution;
-    weir::ide::resident_stats stats;
-};
-
-/// Solves an IDE layout on a resident vyre backend.
-template <class B>
-vyre::result<ide_resident_result> solve_ide_resident(const weir::ide::layout<weir::ide::linear>& L) {
-    B backend;
-    weir::vyre_resident_ifds<B> d(backend);
-    auto solver = weir::ide::resident_solver<weir::ide::linear, weir::vyre_resident_ifds<B>>::create(d, L);
-    if (!solver) return vyre::make_unexpected(solver.error());
-    auto out = solver->solve();
-    if (!out) return vyre::make_unexpected(out.error());
-    return ide_resident_result{std::move(out->result), out->stats};
-}
-
 /// `weir solve` on an `ide 1 linear` file: the resident IDE solver on `cpu`
 /// and `cpu-ref`, the host one on `tabulation` (not on `cuda` yet).
 int cmd_solve_ide(const options& o) {
@@ -280,24 +298,10 @@ int cmd_solve_ide(const options& o) {
     if (const int* status = std::get_if<int>(&wanted)) return *status;
     const auto& w = std::get<0>(wanted);
     if (!w.empty()) return print_witnesses(pb->graph, make_layout(pb->graph), w, o);
-    auto t1 = std::chrono::steady_clock::now();
-    weir::ide::solution<weir::ide::linear> s;
     std::string stats;
-    if (o.backend == "tabulation") {
-        s = weir::ide::tabulation_solver<weir::ide::linear>(*pb).solve();
-        stats = " t_solve=" + std::to_string(weir_cli::seconds_since(t1));
-    } else {
-        const auto L = weir::ide::make_layout(*pb);
-        const double layout_s = weir_cli::seconds_since(t1);
-        auto out = o.backend == "cpu" ? solve_ide_resident<vyre::cpu>(L) : solve_ide_resident<vyre::cpu_ref>(L);
-        if (!out) return weir_cli::solver_failed(out.error());
-        s = std::move(out->solution);
-        const auto& st = out->stats;
-        stats = " t_layout=" + std::to_string(layout_s) + " t_reach=" + std::to_string(st.reachability.seconds_upload +
-                st.reachability.seconds_solve + st.reachability.seconds_extract) +
-                " t_upload=" + std::to_string(st.seconds_upload) + " t_solve=" + std::to_string(st.seconds_solve) +
-                " t_extract=" + std::to_string(st.seconds_extract) + " updates=" + std::to_string(st.updates);
-    }
+    auto solved = weir_cli::solve_ide(*pb, o.backend, stats);
+    if (!solved) return weir_cli::solver_failed(solved.error());
+    const auto& s = *solved;
     auto t2 = std::chrono::steady_clock::now();
     std::cout << (o.format == "json" ? weir::ide::format_solution_json(pb->graph, s)
                                      : weir::ide::format_solution(pb->graph, s));

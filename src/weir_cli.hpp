@@ -8,6 +8,9 @@
 #include <vector>
 
 #include <vyre/core/result.hpp>
+#include <weir/ide/linear.hpp>
+#include <weir/ide/problem.hpp>
+#include <weir/ide/solution.hpp>
 #include <weir/ifds/layout.hpp>
 #include <weir/ifds/stats.hpp>
 
@@ -31,6 +34,10 @@ std::optional<int> check_backend(const std::string& backend);
 /// Solves a layout on `backend` (tabulation, cpu-ref, cpu, cuda); returns the path-edge bits.
 vyre::result<std::vector<std::uint32_t>> solve_layout(const weir::ifds::layout& L, const std::string& backend,
                                                       std::uint64_t memory_budget, weir::ifds::solve_stats& st);
+/// Solves an IDE problem of the `linear` family on `backend` (tabulation,
+/// cpu-ref, cpu; cuda fails with `unsupported`); appends its `--stats` times to `stats`.
+vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide(const weir::ide::problem<weir::ide::linear>& pb,
+                                                              const std::string& backend, std::string& stats);
 /// Prints a solver error; returns the exit status for it.
 int solver_failed(const vyre::backend_error& e);
 /// `weir analyze ...` (argv[1] is "analyze").

@@ -66,6 +66,22 @@ void write_text(std::ostream& os, const std::vector<finding>& fs) {
     }
 }
 
+void write_lca_text(std::ostream& os, const std::vector<lca_value>& vs) {
+    for (const lca_value& v : vs) os << v.where.file << ":" << v.where.line << ": " << v.variable << " = " << v.value << "\n";
+}
+
+void write_lca_json(std::ostream& os, const std::vector<lca_value>& vs) {
+    os << "{\"analysis\": \"lca\",\n \"values\": [";
+    for (std::size_t k = 0; k < vs.size(); ++k) {
+        const lca_value& v = vs[k];
+        os << (k ? ",\n  " : "\n  ") << "{\"function\": " << quote(v.where.function);
+        if (v.display_name != v.where.function) os << ", \"display_name\": " << quote(v.display_name);
+        os << ", \"file\": " << quote(v.where.file) << ", \"line\": " << v.where.line << ", \"variable\": " << quote(v.variable)
+           << ", \"value\": " << v.value << "}";
+    }
+    os << (vs.empty() ? "]}\n" : "\n ]}\n");
+}
+
 void write_json(std::ostream& os, const std::string& analysis, const std::vector<finding>& fs, const analysis_stats& st) {
     os << "{\"analysis\": " << quote(analysis) << ",\n \"findings\": [";
     for (std::size_t k = 0; k < fs.size(); ++k) {

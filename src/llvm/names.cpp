@@ -31,14 +31,14 @@ std::string file_of(const L::DIScope* scope) {
 std::string name_of(const L::DIVariable* var) { return var ? string_of(var->getRawName()) : std::string(); }
 } // namespace
 
-std::string source_name(const L::Value& v) {
+std::string debug_name(const L::Value& v) {
     auto* mv = const_cast<L::Value*>(&v);
     if (const auto* g = L::dyn_cast<L::GlobalVariable>(&v)) {
         L::SmallVector<L::DIGlobalVariableExpression*, 1> exprs;
         g->getDebugInfo(exprs);
         for (auto* e : exprs)
             if (std::string n = name_of(L::dyn_cast_or_null<L::DIGlobalVariable>(e->getRawVariable())); !n.empty()) return n;
-        return g->getName().str();
+        return {};
     }
     for (L::DbgVariableIntrinsic* d : L::FindDbgAddrUses(mv))
         if (std::string n = name_of(L::dyn_cast_or_null<L::DILocalVariable>(d->getRawVariable())); !n.empty()) return n;
@@ -46,6 +46,11 @@ std::string source_name(const L::Value& v) {
     L::findDbgValues(values, mv);
     for (auto* d : values)
         if (std::string n = name_of(L::dyn_cast_or_null<L::DILocalVariable>(d->getRawVariable())); !n.empty()) return n;
+    return {};
+}
+
+std::string source_name(const L::Value& v) {
+    if (std::string n = debug_name(v); !n.empty()) return n;
     if (v.hasName()) return v.getName().str();
     return "<unnamed>";
 }

@@ -12,6 +12,10 @@ namespace weir::llvm {
 /// alloca or global (or of a value `llvm.dbg.value` describes), else its IR name.
 std::string source_name(const ::llvm::Value& v);
 
+/// The debug information's name of an alloca or global (or of a value
+/// `llvm.dbg.value` describes); empty when it names none.
+std::string debug_name(const ::llvm::Value& v);
+
 /// A function's demangled name without its parameter list (`ns::f` for `_ZN2ns1fEi`).
 std::string short_function_name(::llvm::StringRef ir_name);
 

@@ -169,7 +169,29 @@ expect_fail "missing input" 2 "nope.ll" "$WEIR" analyze "$tmp/nope.ll"
 printf '{\n "functions": [\n  {"name": "f", "ret": 3}\n ]\n}\n' >"$tmp/cfg.json"
 expect_fail "malformed config names file and line" 2 "cfg.json:3:" "$WEIR" analyze "$tmp/inj.c" --config "$tmp/cfg.json"
 expect_fail "unknown analysis" 2 "unknown analysis" "$WEIR" analyze "$tmp/inj.c" --analysis typestate
-expect_fail "lca needs IDE" 2 "lca" "$WEIR" analyze "$tmp/inj.c" --analysis lca
+# lca (IDE): values by line; its problem as .ide; what is for findings only is refused
+printf 'int main(void) {\n  int x = 4;\n  int y = x * 3;\n  return y;\n}\n' >"$tmp/lca.c"
+for b in tabulation cpu-ref cpu; do
+  "$WEIR" analyze "$tmp/lca.c" --analysis lca --backend "$b" --emit-ifds "$tmp/lca.ide" >"$tmp/lca-$b.txt" 2>"$tmp/lca.err"
+  [ "$(sed 's|^.*lca.c:||' "$tmp/lca-$b.txt" | tr '\n' ';')" = "2: x = 4;3: x = 4;3: y = 12;4: x = 4;4: y = 12;" ]
+  check "lca text on $b" $? "$(cat "$tmp/lca-$b.txt" "$tmp/lca.err")"
+done
+"$WEIR" analyze "$tmp/lca.c" --analysis lca --format json | python3 -c '
+import json, sys
+v = json.load(sys.stdin)
+assert v["analysis"] == "lca", v
+assert {(x["function"], x["line"], x["variable"], x["value"]) for x in v["values"]} == {
+    ("main", 2, "x", 4), ("main", 3, "x", 4), ("main", 3, "y", 12), ("main", 4, "x", 4), ("main", 4, "y", 12)}, v'
+check "lca json" $? "see above"
+head -1 "$tmp/lca.ide" | grep -q "^ide 1 linear" && "$WEIR" solve "$tmp/lca.ide" --backend tabulation >"$tmp/lca-t.txt" &&
+  "$WEIR" solve "$tmp/lca.ide" --backend cpu >"$tmp/lca-c.txt" && cmp -s "$tmp/lca-t.txt" "$tmp/lca-c.txt" &&
+  grep -q "=12" "$tmp/lca-t.txt"
+check "lca --emit-ifds writes an .ide problem that weir solve solves" $? "$(head -3 "$tmp/lca.ide")"
+expect_fail "lca refuses sarif" 2 "sarif" "$WEIR" analyze "$tmp/lca.c" --analysis lca --format sarif
+expect_fail "lca refuses --witness" 2 "witness" "$WEIR" analyze "$tmp/lca.c" --analysis lca --witness
+"$WEIR" analyze "$tmp/lca.c" --analysis lca --backend cuda >/dev/null 2>"$tmp/lca-cuda"; st=$?
+[ "$st" -eq 2 ] && grep -q "IDE does not run on cuda yet\|not available in this build" "$tmp/lca-cuda"
+check "lca on cuda says why (status $st)" $? "$(cat "$tmp/lca-cuda")"
 expect_fail "unknown entry" 2 "nope" "$WEIR" analyze "$tmp/inj.c" --entry nope
 expect_fail "no input" 2 "no input" "$WEIR" analyze
 expect_fail "unknown option" 2 "--frobnicate" "$WEIR" analyze "$tmp/inj.c" --frobnicate

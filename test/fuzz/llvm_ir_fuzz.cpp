@@ -5,7 +5,9 @@
 ///   `input_error` naming the input (and a line within it when it has one);
 /// - on a module that loads, the taint and uninit analyses build their
 ///   problems, the tabulation solver solves them, and the findings come out
-///   sorted with locations, without a crash.
+///   sorted with locations, without a crash;
+/// - the lca analysis compiles into an IDE problem that the host IDE solver
+///   solves, and its values come out sorted, without a crash.
 
 #include <algorithm>
 #include <cstdint>
@@ -14,8 +16,12 @@
 
 #include <llvm/IR/LLVMContext.h>
 
+#include <weir/ide/tabulation_solver.hpp>
 #include <weir/ifds/tabulation_solver.hpp>
 #include <weir/llvm/analyze.hpp>
+#include <weir/llvm/compile.hpp>
+#include <weir/llvm/lca.hpp>
+#include <weir/llvm/program.hpp>
 #include <weir/llvm/module_loader.hpp>
 
 #include "fuzz/fuzz_targets.hpp"
@@ -48,6 +54,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         } catch (const weir::llvm::input_error&) {
             // no entry function with a body: said as an error
         }
+    }
+    try {
+        weir::llvm::program prog(*m, {});
+        weir::llvm::lca_analysis a(prog);
+        auto compiled = weir::llvm::compile_ide_problem(prog, a);
+        if (compiled.problem.graph.nodes.size() > 4096) return 0;  // (the host IDE solver's maps: keep a run short)
+        const auto s = weir::ide::tabulation_solver<weir::ide::linear>(compiled.problem).solve();
+        weir::llvm::analysis_context cx(prog, compiled.facts);
+        const auto values = a.values(cx, s);
+        for (std::size_t k = 1; k < values.size(); ++k)
+            if (values[k].where.file == values[k - 1].where.file && values[k].where.line < values[k - 1].where.line)
+                vyre_fuzz::fail("llvm_ir", "lca values out of order");
+    } catch (const weir::llvm::input_error&) {
     }
     return 0;
 }

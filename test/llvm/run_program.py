@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs `weir analyze` on one test program's IR on every backend and checks
-its findings against the program's `// expect-finding` lines
+its findings against the program's `// expect-finding` lines, or for a
+program under lca/ its values against the `// expect: VAR=VALUE ...` lines
 (test/llvm/programs/README.md).
 
 usage: run_program.py WEIR SOURCE LL [LL...] [--backends B,B,...]
@@ -17,6 +18,7 @@ import sys
 
 
 def expectations(source):
+    """Runner arguments, and the expected findings' lines (lca: (line, variable, value) triples)."""
     args, expected = [], set()
     with open(source, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
@@ -25,7 +27,17 @@ def expectations(source):
                 args += m.group(1).split()
             if "// expect-finding" in line:
                 expected.add(n)
+            m = re.search(r"//\s*expect:(.*)$", line)
+            if m:
+                for pair in m.group(1).split():
+                    var, value = pair.split("=")
+                    expected.add((n, var, int(value)))
     return args, expected
+
+
+def analysis_of(source):
+    d = os.path.basename(os.path.dirname(source))
+    return d if d in ("uninit", "lca") else "taint"
 
 
 def main():
@@ -36,7 +48,7 @@ def main():
         backends = argv[i + 1].split(",")
         del argv[i:i + 2]
     weir, source, lls = argv[0], argv[1], argv[2:]
-    analysis = "uninit" if os.sep + "uninit" + os.sep in source or os.path.basename(os.path.dirname(source)) == "uninit" else "taint"
+    analysis = analysis_of(source)
     args, expected = expectations(source)
     base = os.path.basename(source)
     failed = False
@@ -50,23 +62,27 @@ def main():
                 failed = True
                 continue
             out = json.loads(p.stdout)
-            found = {(f["line"]) for f in out["findings"] if os.path.basename(f["file"]) == base}
-            other = [f for f in out["findings"] if os.path.basename(f["file"]) != base]
-            results[b] = (found, out["findings"])
+            items = out["values"] if analysis == "lca" else out["findings"]
+            if analysis == "lca":
+                found = {(v["line"], v["variable"], v["value"]) for v in items if os.path.basename(v["file"]) == base}
+            else:
+                found = {(f["line"]) for f in items if os.path.basename(f["file"]) == base}
+            other = [f for f in items if os.path.basename(f["file"]) != base]
+            results[b] = (found, items)
             missing, extra = expected - found, found - expected
             if missing or extra or other:
                 failed = True
-                print(f"FAIL {base} [{os.path.basename(ll)}, {b}]: missing lines {sorted(missing)}, "
-                      f"unexpected lines {sorted(extra)}" + (f", findings in other files {other}" if other else ""))
-                for f in out["findings"]:
-                    if f["line"] in extra:
+                print(f"FAIL {base} [{os.path.basename(ll)}, {b}]: missing {sorted(missing)}, "
+                      f"unexpected {sorted(extra)}" + (f", results in other files {other}" if other else ""))
+                for f in items:
+                    if analysis != "lca" and f["line"] in extra:
                         print(f"  unexpected: {f['function']}:{f['line']}:{f['column']}: {f['message']}")
         full = {b: r[1] for b, r in results.items()}
         if len({json.dumps(v, sort_keys=True) for v in full.values()}) > 1:
             failed = True
             print(f"FAIL {base} [{os.path.basename(ll)}]: backends disagree: {full}")
     if not failed:
-        print(f"ok {base}: lines {sorted(expected)} on {', '.join(backends)} ({len(lls)} form(s))")
+        print(f"ok {base}: {sorted(expected)} on {', '.join(backends)} ({len(lls)} form(s))")
     return 1 if failed else 0
 
 

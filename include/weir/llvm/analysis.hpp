@@ -145,6 +145,14 @@ public:
         if (from != to || !fn_.identity) fn_.pairs.emplace_back(from, to);
         return *this;
     }
+    /// `from → to` as an explicit pair, even where the identity would relate
+    /// it (after a `kill`, or for a pair that carries an edge function).
+    flow& pair(fact_id from, fact_id to) {
+        if (to == zero_fact) return *this;
+        if (from == zero_fact) return gen(to);
+        fn_.pairs.emplace_back(from, to);
+        return *this;
+    }
     /// True when nothing but the identity was said (the cheapest edge).
     bool is_identity() const { return fn_.identity && fn_.kill.empty() && fn_.gen.empty() && fn_.pairs.empty(); }
     /// The function written, for the builder.

@@ -46,6 +46,16 @@ struct finding {
     weir::ifds::fact_id fact = 0;
 };
 
+/// One value of `--analysis lca`: a variable with a constant value after a source line.
+struct lca_value {
+    source_location where;     ///< function (IR name), file, line (column 0)
+    std::string display_name;  ///< the demangled function name
+    std::string variable;      ///< the source variable
+    std::int64_t value = 0;
+    /// Member-wise equality.
+    bool operator==(const lca_value&) const = default;
+};
+
 /// Sizes reported with the findings.
 struct analysis_stats {
     std::uint64_t functions = 0, instructions = 0, facts = 0, path_edges = 0;
@@ -57,6 +67,10 @@ void sort_findings(std::vector<finding>& f);
 void write_text(std::ostream& os, const std::vector<finding>& f);
 /// The JSON of the spec.
 void write_json(std::ostream& os, const std::string& analysis, const std::vector<finding>& f, const analysis_stats& st);
+/// `FILE:LINE: VARIABLE = VALUE` lines.
+void write_lca_text(std::ostream& os, const std::vector<lca_value>& v);
+/// `{"analysis": "lca", "values": [{"function", "file", "line", "variable", "value"}]}`.
+void write_lca_json(std::ostream& os, const std::vector<lca_value>& v);
 /// SARIF 2.1.0: one run, one result per finding, code flows from traces.
 void write_sarif(std::ostream& os, const std::string& analysis, const std::vector<finding>& f);
 

@@ -1,0 +1,327 @@
+// Linear constant propagation (lca.hpp; spec: analyze.md, "lca").
+
+#include <weir/llvm/lca.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+
+#include <weir/llvm/taint_config.hpp>
+
+#include "flow_rules.hpp"
+#include "names.hpp"
+
+namespace weir::llvm {
+
+namespace L = ::llvm;
+using lin = weir::ide::linear;
+
+namespace {
+
+/// True for an integer alloca or an integer global: a variable of the analysis.
+bool integer_variable(const L::Value* site) {
+    if (const auto* a = L::dyn_cast_or_null<L::AllocaInst>(site)) return a->getAllocatedType()->isIntegerTy();
+    if (const auto* g = L::dyn_cast_or_null<L::GlobalVariable>(site)) return g->getValueType()->isIntegerTy();
+    return false;
+}
+
+/// The value of an integer constant of at most 64 bits, sign-extended.
+std::optional<std::int64_t> constant_of(const L::Value* v) {
+    if (const auto* c = L::dyn_cast<L::ConstantInt>(v); c && c->getBitWidth() <= 64) return c->getSExtValue();
+    return std::nullopt;
+}
+
+/// `a / b` and `a % b` of constants as the instruction computes them, when defined.
+std::optional<std::int64_t> fold_division(unsigned opcode, std::int64_t a, std::int64_t b, unsigned bits) {
+    if (b == 0) return std::nullopt;
+    switch (opcode) {
+    case L::Instruction::SDiv:
+    case L::Instruction::SRem:
+        if (a == std::numeric_limits<std::int64_t>::min() && b == -1) return std::nullopt;
+        if (bits < 64 && a == -(std::int64_t{1} << (bits - 1)) && b == -1) return std::nullopt;  // MIN / -1 of the type
+        return opcode == L::Instruction::SDiv ? a / b : a % b;
+    case L::Instruction::UDiv:
+    case L::Instruction::URem: {
+        const std::uint64_t mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+        const std::uint64_t ua = static_cast<std::uint64_t>(a) & mask, ub = static_cast<std::uint64_t>(b) & mask;
+        const std::uint64_t r = opcode == L::Instruction::UDiv ? ua / ub : ua % ub;
+        if (r > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+        return static_cast<std::int64_t>(r);
+    }
+    default: return std::nullopt;
+    }
+}
+
+} // namespace
+
+lca_analysis::lca_analysis(const program& prog) : prog_(&prog) {
+    const points_to& pts = prog.pointers();
+    variable_.assign(pts.objects().size(), 0);
+    for (object_id o = 0; o < pts.objects().size(); ++o)
+        if (integer_variable(pts.objects()[o].site)) {
+            variable_[pts.group_of(o)] = 1;
+            if (pts.objects()[o].kind == object_kind::global) globals_.push_back(pts.group_of(o));
+        }
+    std::sort(globals_.begin(), globals_.end());
+    globals_.erase(std::unique(globals_.begin(), globals_.end()), globals_.end());
+}
+
+void lca_analysis::globals_pass(analysis_context& cx, flow& out) const {
+    for (object_id o : globals_) {
+        const fact_id f = cx.facts().object(o);
+        out.transfer(f, f);
+    }
+}
+
+lca_analysis::operand lca_analysis::operand_of(analysis_context& cx, const L::Value* v) const {
+    operand a;
+    if (auto c = constant_of(v)) {
+        a.kind = operand::constant;
+        a.c = *c;
+    } else if (v->getType()->isIntegerTy()) {
+        if (auto f = cx.value_fact(v)) {
+            a.kind = operand::fact;
+            a.f = *f;
+        }
+    }
+    return a;
+}
+
+void lca_analysis::assign(ide_flow<family>& out, fact_id x, const operand& a) {
+    if (a.kind == operand::constant) out.gen(x, lin::constant(a.c));
+    else if (a.kind == operand::fact) out.transfer(a.f, x, lin::identity());
+    else out.gen(x, lin::bottom());
+}
+
+void lca_analysis::initial_seeds(analysis_context& cx, ide_seed_list<family>& seeds) {
+    const points_to& pts = cx.pointers();
+    for (object_id o = 0; o < pts.objects().size(); ++o) {
+        const auto* g = L::dyn_cast_or_null<L::GlobalVariable>(pts.objects()[o].site);
+        if (!g || !integer_variable(g)) continue;
+        const auto init = g->hasDefinitiveInitializer() ? constant_of(g->getInitializer()) : std::nullopt;
+        seeds.push_back({nullptr, cx.facts().object(pts.group_of(o)), init ? lin::constant_value(*init) : lin::bottom_value()});
+    }
+}
+
+void lca_analysis::external_call(analysis_context& cx, const L::CallBase& c, ide_flow<family>& out) {
+    const points_to& pts = cx.pointers();
+    if (const L::Function* f = c.getCalledFunction(); f && f->isIntrinsic() && !f->getName().startswith("llvm.mem"))
+        return;  // debug info, lifetimes: nothing changes
+    // What it may modify (the variables its pointer arguments reach) becomes bottom.
+    for (const L::Use& a : c.args())
+        if (a->getType()->isPointerTy())
+            for (object_id o : pts.reachable_from(a.get()))
+                if (variable(o)) {
+                    const fact_id f = cx.facts().object(o);
+                    out.kill(f);
+                    out.gen(f, lin::bottom());
+                }
+    if (c.getType()->isIntegerTy())
+        if (auto x = cx.value_fact(&c)) {
+            out.kill(*x);
+            out.gen(*x, lin::bottom());
+        }
+}
+
+void lca_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, ide_flow<family>& out) {
+    const points_to& pts = cx.pointers();
+    out.identity();
+    if (const auto* st = L::dyn_cast<L::StoreInst>(&i)) {
+        const L::Value* p = st->getPointerOperand();
+        const L::Value* v = st->getValueOperand();
+        const operand a = v->getType()->isIntegerTy() ? operand_of(cx, v) : operand{};
+        const bool strong = (L::isa<L::AllocaInst>(p) || L::isa<L::GlobalVariable>(p)) && pts.pointees(p).count() == 1;
+        for (object_id o : pts.pointees(p)) {
+            if (!variable(o)) continue;
+            const fact_id f = cx.facts().object(o);
+            if (strong && pts.group_size(o) == 1) out.kill(f);  // weak otherwise: the old value joins the new
+            assign(out, f, a);
+        }
+        return;
+    }
+    if (const auto* ld = L::dyn_cast<L::LoadInst>(&i)) {
+        if (!ld->getType()->isIntegerTy()) return;
+        const fact_id x = cx.facts().value(ld);
+        out.kill(x);
+        bool only_variables = true, any = false;
+        for (object_id o : pts.pointees(ld->getPointerOperand())) {
+            any = true;
+            if (variable(o)) out.transfer(cx.facts().object(o), x, lin::identity());
+            else only_variables = false;
+        }
+        if (!any || !only_variables) out.gen(x, lin::bottom());  // memory the analysis does not follow
+        return;
+    }
+    if (const auto* c = L::dyn_cast<L::CallBase>(&i)) {
+        external_call(cx, *c, out);
+        return;
+    }
+    if (const auto* ret = L::dyn_cast<L::ReturnInst>(&i)) {
+        if (const L::Value* v = ret->getReturnValue(); v && v->getType()->isIntegerTy()) {
+            const fact_id r = cx.facts().returned(ret->getFunction());
+            out.kill(r);
+            assign(out, r, operand_of(cx, v));
+        }
+        return;
+    }
+    if (!i.getType()->isIntegerTy()) return;  // pointers, floats, void: no variable changes
+    const auto x0 = cx.value_fact(&i);
+    if (!x0) return;
+    const fact_id x = *x0;
+    out.kill(x);
+    if (const auto* b = L::dyn_cast<L::BinaryOperator>(&i)) {
+        const operand a = operand_of(cx, b->getOperand(0)), c = operand_of(cx, b->getOperand(1));
+        const unsigned op = b->getOpcode();
+        const unsigned bits = b->getType()->getIntegerBitWidth();
+        if (a.kind == operand::constant && c.kind == operand::constant) {
+            const __int128 l = a.c, r = c.c;
+            std::optional<__int128> v;
+            if (op == L::Instruction::Add) v = l + r;
+            else if (op == L::Instruction::Sub) v = l - r;
+            else if (op == L::Instruction::Mul) v = l * r;
+            else if (auto d = fold_division(op, a.c, c.c, bits)) v = *d;
+            if (v && *v >= std::numeric_limits<std::int64_t>::min() && *v <= std::numeric_limits<std::int64_t>::max())
+                out.gen(x, lin::constant(static_cast<std::int64_t>(*v)));
+            else
+                out.gen(x, lin::bottom());
+            return;
+        }
+        // x = k*y + c with y the fact operand
+        std::optional<lin::function> f;
+        const operand* y = nullptr;
+        if (a.kind == operand::fact && c.kind == operand::constant) {
+            y = &a;
+            if (op == L::Instruction::Add) f = lin::affine(1, c.c);
+            else if (op == L::Instruction::Sub && c.c != std::numeric_limits<std::int64_t>::min()) f = lin::affine(1, -c.c);
+            else if (op == L::Instruction::Mul) f = lin::affine(c.c, 0);
+        } else if (a.kind == operand::constant && c.kind == operand::fact) {
+            y = &c;
+            if (op == L::Instruction::Add) f = lin::affine(1, a.c);
+            else if (op == L::Instruction::Sub) f = lin::affine(-1, a.c);
+            else if (op == L::Instruction::Mul) f = lin::affine(a.c, 0);
+        }
+        if (f && y) {
+            out.transfer(y->f, x, *f);
+            return;
+        }
+        out.gen(x, lin::bottom());
+        return;
+    }
+    if (const auto* cast = L::dyn_cast<L::CastInst>(&i); cast && cast->getSrcTy()->isIntegerTy()) {
+        assign(out, x, operand_of(cx, cast->getOperand(0)));  // trunc, zext, sext: the same value
+        return;
+    }
+    if (const auto* phi = L::dyn_cast<L::PHINode>(&i)) {
+        for (const L::Use& in : phi->incoming_values()) assign(out, x, operand_of(cx, in.get()));
+        return;
+    }
+    if (const auto* sel = L::dyn_cast<L::SelectInst>(&i)) {
+        assign(out, x, operand_of(cx, sel->getTrueValue()));
+        assign(out, x, operand_of(cx, sel->getFalseValue()));
+        return;
+    }
+    out.gen(x, lin::bottom());  // comparisons, bit operations, loads of other kinds: not a constant we follow
+}
+
+void lca_analysis::call_flow(analysis_context& cx, const L::CallBase& c, const L::Function& callee, ide_flow<family>& out) {
+    for (unsigned k = 0; k < callee.arg_size() && k < c.arg_size(); ++k) {
+        if (!callee.getArg(k)->getType()->isIntegerTy()) continue;
+        const operand a = operand_of(cx, c.getArgOperand(k));
+        assign(out, cx.facts().value(callee.getArg(k)), a);
+    }
+    detail::accessed_objects_pass(cx, callee, [&](object_id o) { return variable(o); }, out);
+    globals_pass(cx, out);  // every integer global flows through the callee (the spec's "globals flow through calls")
+}
+
+void lca_analysis::return_flow(analysis_context& cx, const L::CallBase& c, const L::Function& callee, ide_flow<family>& out) {
+    detail::returned_value_and_objects(cx, c, callee, [&](object_id o) { return variable(o); }, out);
+    globals_pass(cx, out);
+}
+
+void lca_analysis::call_to_return_flow(analysis_context& cx, const L::CallBase& c, ide_flow<family>& out) {
+    detail::call_to_return(cx, c, [&](object_id o) { return variable(o); }, [&](flow&) { external_call(cx, c, out); }, out);
+    if (!cx.prog().may_call_external(c))  // the globals went through the callees (else they also go around)
+        for (object_id o : globals_) out.kill(cx.facts().object(o));
+}
+
+std::vector<lca_value> lca_analysis::values(analysis_context& cx, const weir::ide::solution<family>& s) const {
+    const points_to& pts = cx.pointers();
+    // The integer globals, and each function's integer locals: (fact, name).
+    std::vector<std::pair<fact_id, std::string>> globals;
+    std::map<const L::Function*, std::vector<std::pair<fact_id, std::string>>> locals;
+    for (object_id o = 0; o < pts.objects().size(); ++o) {
+        const memory_object& obj = pts.objects()[o];
+        if (!integer_variable(obj.site)) continue;
+        const auto f = cx.facts().find_object(pts.group_of(o));
+        const std::string name = debug_name(*obj.site);  // source variables only (not clang's `retval` slot)
+        if (!f || name.empty()) continue;
+        if (obj.kind == object_kind::global) globals.emplace_back(*f, name);
+        else if (obj.owner) locals[obj.owner].emplace_back(*f, name);
+    }
+    auto constant_at = [&](std::uint32_t node, fact_id f) -> std::optional<std::int64_t> {
+        if (node >= s.at.size()) return std::nullopt;
+        const auto& facts = s.at[node];
+        auto it = std::lower_bound(facts.begin(), facts.end(), f, [](const auto& e, fact_id k) { return e.first < k; });
+        if (it == facts.end() || it->first != f || it->second.k != lin::kind::constant) return std::nullopt;
+        return it->second.c;
+    };
+    std::vector<lca_value> out;
+    for (const L::Function* fn : prog_->procedures()) {
+        if (!fn) continue;
+        // Per (file, line): its last instruction, and whether it branches.
+        struct line_info {
+            const L::Instruction* last = nullptr;
+            bool branches = false;
+        };
+        std::map<std::pair<std::string, unsigned>, line_info> lines;
+        for (const L::BasicBlock& b : *fn)
+            for (const L::Instruction& i : b) {
+                if (program::skipped(i) || !i.getDebugLoc() || i.getDebugLoc().getLine() == 0) continue;
+                const source_location l = location_of(i);
+                line_info& li = lines[{l.file, l.line}];
+                li.last = &i;
+                if (i.isTerminator() && !L::isa<L::ReturnInst>(i)) li.branches = true;
+            }
+        const auto loc = locals.find(fn);
+        for (const auto& entry : lines) {
+            const line_info& li = entry.second;  // (not a structured binding: the lambda below captures it)
+            if (li.branches) continue;
+            const std::uint32_t n = prog_->node_of(*li.last);
+            if (n == ~0u) continue;
+            const auto succ = prog_->successors(n);
+            const std::uint32_t after = L::isa<L::ReturnInst>(li.last) ? prog_->exit_node(prog_->nodes()[n].proc)
+                                        : succ.size() == 1                ? succ[0]
+                                                                          : ~0u;
+            if (after == ~0u) continue;
+            auto report = [&](const std::vector<std::pair<fact_id, std::string>>& vars) {
+                for (const auto& [f, name] : vars)
+                    if (auto v = constant_at(after, f)) {
+                        lca_value x;
+                        x.where = location_of(*li.last);
+                        x.where.column = 0;
+                        x.display_name = demangle(fn->getName());
+                        x.variable = name;
+                        x.value = *v;
+                        out.push_back(std::move(x));
+                    }
+            };
+            if (loc != locals.end()) report(loc->second);
+            report(globals);
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const lca_value& a, const lca_value& b) {
+        return std::tie(a.where.file, a.where.line, a.where.function, a.variable) <
+               std::tie(b.where.file, b.where.line, b.where.function, b.variable);
+    });
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+} // namespace weir::llvm
