@@ -27,9 +27,35 @@ namespace {
 
 /// True for an integer alloca or an integer global: a variable of the analysis.
 bool integer_variable(const L::Value* site) {
-    if (const auto* a = L::dyn_cast_or_null<L::AllocaInst>(site)) return a->getAllocatedType()->isIntegerTy();
+    if (const auto* a = L::dyn_cast_or_null<L::AllocaInst>(site))
+        return a->getAllocatedType()->isIntegerTy() && !a->isArrayAllocation();  // (a VLA is no scalar)
     if (const auto* g = L::dyn_cast_or_null<L::GlobalVariable>(site)) return g->getValueType()->isIntegerTy();
     return false;
+}
+
+/// The function a `static` local belongs to (its debug scope), or null for a true global.
+const L::DISubprogram* static_scope(const L::GlobalVariable& g) {
+    L::SmallVector<L::DIGlobalVariableExpression*, 1> exprs;
+    g.getDebugInfo(exprs);
+    for (auto* e : exprs)
+        if (const auto* v = L::dyn_cast_or_null<L::DIGlobalVariable>(e->getRawVariable()))
+            if (const auto* scope = L::dyn_cast_or_null<L::DILocalScope>(v->getRawScope())) return scope->getSubprogram();
+    return nullptr;
+}
+
+/// The integer type of a variable's site.
+const L::Type* variable_type(const L::Value* site) {
+    if (const auto* a = L::dyn_cast_or_null<L::AllocaInst>(site)) return a->getAllocatedType();
+    if (const auto* g = L::dyn_cast_or_null<L::GlobalVariable>(site)) return g->getValueType();
+    return nullptr;
+}
+
+/// The signed value of the low `bits` bits of `u`.
+std::int64_t sign_extend(std::uint64_t u, unsigned bits) {
+    if (bits >= 64) return static_cast<std::int64_t>(u);
+    const std::uint64_t m = std::uint64_t{1} << (bits - 1);
+    u &= (m << 1) - 1;
+    return static_cast<std::int64_t>((u ^ m) - m);
 }
 
 /// The value of an integer constant of at most 64 bits, sign-extended.
@@ -51,9 +77,8 @@ std::optional<std::int64_t> fold_division(unsigned opcode, std::int64_t a, std::
     case L::Instruction::URem: {
         const std::uint64_t mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
         const std::uint64_t ua = static_cast<std::uint64_t>(a) & mask, ub = static_cast<std::uint64_t>(b) & mask;
-        const std::uint64_t r = opcode == L::Instruction::UDiv ? ua / ub : ua % ub;
-        if (r > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
-        return static_cast<std::int64_t>(r);
+        if (ub == 0) return std::nullopt;
+        return sign_extend(opcode == L::Instruction::UDiv ? ua / ub : ua % ub, bits);
     }
     default: return std::nullopt;
     }
@@ -64,8 +89,13 @@ std::optional<std::int64_t> fold_division(unsigned opcode, std::int64_t a, std::
 lca_analysis::lca_analysis(const program& prog) : prog_(&prog) {
     const points_to& pts = prog.pointers();
     variable_.assign(pts.objects().size(), 0);
+    type_.assign(pts.objects().size(), nullptr);
     for (object_id o = 0; o < pts.objects().size(); ++o)
         if (integer_variable(pts.objects()[o].site)) {
+            const object_id g = pts.group_of(o);
+            const L::Type* t = variable_type(pts.objects()[o].site);
+            // one type per group, or none (then every access is bottom: `typed` fails)
+            type_[g] = variable_[g] && type_[g] != t ? nullptr : t;
             variable_[pts.group_of(o)] = 1;
             if (pts.objects()[o].kind == object_kind::global) globals_.push_back(pts.group_of(o));
         }
@@ -102,32 +132,38 @@ void lca_analysis::assign(ide_flow<family>& out, fact_id x, const operand& a) {
 
 void lca_analysis::initial_seeds(analysis_context& cx, ide_seed_list<family>& seeds) {
     const points_to& pts = cx.pointers();
+    // Globals: their initial values (a group of several joins them: compile_ide_problem joins repeated seeds).
     for (object_id o = 0; o < pts.objects().size(); ++o) {
         const auto* g = L::dyn_cast_or_null<L::GlobalVariable>(pts.objects()[o].site);
         if (!g || !integer_variable(g)) continue;
         const auto init = g->hasDefinitiveInitializer() ? constant_of(g->getInitializer()) : std::nullopt;
         seeds.push_back({nullptr, cx.facts().object(pts.group_of(o)), init ? lin::constant_value(*init) : lin::bottom_value()});
     }
+    // The entries' integer parameters come from outside: not constants.
+    for (const L::Function* e : prog_->entries())
+        for (const L::Argument& a : e->args())
+            if (a.getType()->isIntegerTy()) seeds.push_back({e, cx.facts().value(&a), lin::bottom_value()});
 }
 
 void lca_analysis::external_call(analysis_context& cx, const L::CallBase& c, ide_flow<family>& out) {
     const points_to& pts = cx.pointers();
+    if (c.getType()->isIntegerTy())  // its result: not a constant we follow (intrinsics' too: ctpop, abs, ...)
+        if (auto x = cx.value_fact(&c)) {
+            out.kill(*x);
+            out.gen(*x, lin::bottom());
+        }
     if (const L::Function* f = c.getCalledFunction(); f && f->isIntrinsic() && !f->getName().startswith("llvm.mem"))
-        return;  // debug info, lifetimes: nothing changes
-    // What it may modify (the variables its pointer arguments reach) becomes bottom.
-    for (const L::Use& a : c.args())
-        if (a->getType()->isPointerTy())
-            for (object_id o : pts.reachable_from(a.get()))
+        return;  // debug info, lifetimes, bit counts: no memory changes
+    // What it may modify (the variables its pointer arguments reach, unless
+    // the argument is read-only) becomes bottom.
+    for (unsigned k = 0; k < c.arg_size(); ++k)
+        if (c.getArgOperand(k)->getType()->isPointerTy() && !c.onlyReadsMemory(k))
+            for (object_id o : pts.reachable_from(c.getArgOperand(k)))
                 if (variable(o)) {
                     const fact_id f = cx.facts().object(o);
                     out.kill(f);
                     out.gen(f, lin::bottom());
                 }
-    if (c.getType()->isIntegerTy())
-        if (auto x = cx.value_fact(&c)) {
-            out.kill(*x);
-            out.gen(*x, lin::bottom());
-        }
 }
 
 void lca_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, ide_flow<family>& out) {
@@ -142,7 +178,7 @@ void lca_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, id
             if (!variable(o)) continue;
             const fact_id f = cx.facts().object(o);
             if (strong && pts.group_size(o) == 1) out.kill(f);  // weak otherwise: the old value joins the new
-            assign(out, f, a);
+            assign(out, f, typed(o, v->getType()) ? a : operand{});  // a part or a wider store: bottom
         }
         return;
     }
@@ -153,7 +189,7 @@ void lca_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, id
         bool only_variables = true, any = false;
         for (object_id o : pts.pointees(ld->getPointerOperand())) {
             any = true;
-            if (variable(o)) out.transfer(cx.facts().object(o), x, lin::identity());
+            if (variable(o) && typed(o, ld->getType())) out.transfer(cx.facts().object(o), x, lin::identity());
             else only_variables = false;
         }
         if (!any || !only_variables) out.gen(x, lin::bottom());  // memory the analysis does not follow
@@ -161,6 +197,19 @@ void lca_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, id
     }
     if (const auto* c = L::dyn_cast<L::CallBase>(&i)) {
         external_call(cx, *c, out);
+        return;
+    }
+    if (L::isa<L::AtomicRMWInst>(&i) || L::isa<L::AtomicCmpXchgInst>(&i)) {  // a write we do not follow
+        for (object_id o : pts.pointees(i.getOperand(0)))
+            if (variable(o)) {
+                const fact_id f = cx.facts().object(o);
+                out.kill(f);
+                out.gen(f, lin::bottom());
+            }
+        if (auto x = cx.value_fact(&i); x && i.getType()->isIntegerTy()) {
+            out.kill(*x);
+            out.gen(*x, lin::bottom());
+        }
         return;
     }
     if (const auto* ret = L::dyn_cast<L::ReturnInst>(&i)) {
@@ -187,8 +236,8 @@ void lca_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, id
             else if (op == L::Instruction::Sub) v = l - r;
             else if (op == L::Instruction::Mul) v = l * r;
             else if (auto d = fold_division(op, a.c, c.c, bits)) v = *d;
-            if (v && *v >= std::numeric_limits<std::int64_t>::min() && *v <= std::numeric_limits<std::int64_t>::max())
-                out.gen(x, lin::constant(static_cast<std::int64_t>(*v)));
+            if (v)  // in the instruction's width, as the machine computes it (add, sub, mul wrap)
+                out.gen(x, lin::constant(sign_extend(static_cast<std::uint64_t>(*v), bits)));
             else
                 out.gen(x, lin::bottom());
             return;
@@ -215,7 +264,16 @@ void lca_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, id
         return;
     }
     if (const auto* cast = L::dyn_cast<L::CastInst>(&i); cast && cast->getSrcTy()->isIntegerTy()) {
-        assign(out, x, operand_of(cx, cast->getOperand(0)));  // trunc, zext, sext: the same value
+        // Values are signed in their own width: sext keeps them, trunc and zext
+        // of a constant fold, of a variable are not linear (bottom).
+        const operand a = operand_of(cx, cast->getOperand(0));
+        const unsigned from = cast->getSrcTy()->getIntegerBitWidth(), to = i.getType()->getIntegerBitWidth();
+        if (cast->getOpcode() == L::Instruction::SExt) assign(out, x, a);
+        else if (a.kind == operand::constant && cast->getOpcode() == L::Instruction::ZExt)
+            out.gen(x, lin::constant(from >= 64 ? a.c : static_cast<std::int64_t>(static_cast<std::uint64_t>(a.c) & ((std::uint64_t{1} << from) - 1))));
+        else if (a.kind == operand::constant && cast->getOpcode() == L::Instruction::Trunc)
+            out.gen(x, lin::constant(sign_extend(static_cast<std::uint64_t>(a.c), to)));
+        else out.gen(x, lin::bottom());
         return;
     }
     if (const auto* phi = L::dyn_cast<L::PHINode>(&i)) {
@@ -253,17 +311,33 @@ void lca_analysis::call_to_return_flow(analysis_context& cx, const L::CallBase& 
 
 std::vector<lca_value> lca_analysis::values(analysis_context& cx, const weir::ide::solution<family>& s) const {
     const points_to& pts = cx.pointers();
-    // The integer globals, and each function's integer locals: (fact, name).
-    std::vector<std::pair<fact_id, std::string>> globals;
-    std::map<const L::Function*, std::vector<std::pair<fact_id, std::string>>> locals;
+    // The integer globals, and each function's integer locals: (fact, name, bit width).
+    struct var {
+        fact_id fact;
+        std::string name;
+        unsigned bits;
+        bool is_unsigned;
+    };
+    std::vector<var> globals;
+    std::map<const L::Function*, std::vector<var>> locals;
     for (object_id o = 0; o < pts.objects().size(); ++o) {
         const memory_object& obj = pts.objects()[o];
         if (!integer_variable(obj.site)) continue;
         const auto f = cx.facts().find_object(pts.group_of(o));
         const std::string name = debug_name(*obj.site);  // source variables only (not clang's `retval` slot)
         if (!f || name.empty()) continue;
-        if (obj.kind == object_kind::global) globals.emplace_back(*f, name);
-        else if (obj.owner) locals[obj.owner].emplace_back(*f, name);
+        const var v{*f, name, variable_type(obj.site)->getIntegerBitWidth(), debug_unsigned(*obj.site)};
+        if (obj.kind == object_kind::global) {
+            const L::DISubprogram* sp = static_scope(*L::cast<L::GlobalVariable>(obj.site));
+            if (!sp) {
+                globals.push_back(v);
+                continue;
+            }
+            for (const L::Function* fn : prog_->procedures())  // a static local: visible in its function only
+                if (fn && fn->getSubprogram() == sp) locals[fn].push_back(v);
+        } else if (obj.owner) {
+            locals[obj.owner].push_back(v);
+        }
     }
     auto constant_at = [&](std::uint32_t node, fact_id f) -> std::optional<std::int64_t> {
         if (node >= s.at.size()) return std::nullopt;
@@ -296,19 +370,23 @@ std::vector<lca_value> lca_analysis::values(analysis_context& cx, const weir::id
             const std::uint32_t n = prog_->node_of(*li.last);
             if (n == ~0u) continue;
             const auto succ = prog_->successors(n);
-            const std::uint32_t after = L::isa<L::ReturnInst>(li.last) ? prog_->exit_node(prog_->nodes()[n].proc)
-                                        : succ.size() == 1                ? succ[0]
-                                                                          : ~0u;
+            // After a `ret` the variables are as at it (the exit node joins every way out).
+            const std::uint32_t after = L::isa<L::ReturnInst>(li.last) ? n : succ.size() == 1 ? succ[0] : ~0u;
             if (after == ~0u) continue;
-            auto report = [&](const std::vector<std::pair<fact_id, std::string>>& vars) {
-                for (const auto& [f, name] : vars)
-                    if (auto v = constant_at(after, f)) {
+            auto report = [&](const std::vector<var>& vars) {
+                for (const var& v : vars)
+                    if (auto c = constant_at(after, v.fact)) {
                         lca_value x;
                         x.where = location_of(*li.last);
                         x.where.column = 0;
                         x.display_name = demangle(fn->getName());
-                        x.variable = name;
-                        x.value = *v;
+                        x.variable = v.name;
+                        // The exact value modulo 2^width is the machine's (add, sub and
+                        // mul by constants wrap alike), read as the variable's type reads it.
+                        std::int64_t value = sign_extend(static_cast<std::uint64_t>(*c), v.bits);
+                        if (v.is_unsigned && v.bits < 64 && value < 0) value += std::int64_t{1} << v.bits;
+                        else if (v.is_unsigned && value < 0) continue;  // (a 64-bit unsigned past INT64_MAX: not written)
+                        x.value = value;
                         out.push_back(std::move(x));
                     }
             };

@@ -49,6 +49,39 @@ std::string debug_name(const L::Value& v) {
     return {};
 }
 
+namespace {
+/// The debug type of an alloca's or global's variable, or null.
+const L::DIType* debug_type(const L::Value& v) {
+    auto* mv = const_cast<L::Value*>(&v);
+    if (const auto* g = L::dyn_cast<L::GlobalVariable>(&v)) {
+        L::SmallVector<L::DIGlobalVariableExpression*, 1> exprs;
+        g->getDebugInfo(exprs);
+        for (auto* e : exprs)
+            if (const auto* var = L::dyn_cast_or_null<L::DIGlobalVariable>(e->getRawVariable()))
+                return L::dyn_cast_or_null<L::DIType>(var->getRawType());
+        return nullptr;
+    }
+    for (L::DbgVariableIntrinsic* d : L::FindDbgAddrUses(mv))
+        if (const auto* var = L::dyn_cast_or_null<L::DILocalVariable>(d->getRawVariable()))
+            return L::dyn_cast_or_null<L::DIType>(var->getRawType());
+    return nullptr;
+}
+} // namespace
+
+bool debug_unsigned(const L::Value& v) {
+    const L::DIType* t = debug_type(v);
+    for (int depth = 0; t && depth < 16; ++depth) {  // through typedefs, const, volatile, _Atomic
+        if (const auto* b = L::dyn_cast<L::DIBasicType>(t)) {
+            const unsigned e = b->getEncoding();
+            return e == L::dwarf::DW_ATE_unsigned || e == L::dwarf::DW_ATE_unsigned_char || e == L::dwarf::DW_ATE_boolean;
+        }
+        const auto* d = L::dyn_cast<L::DIDerivedType>(t);
+        if (!d) return false;
+        t = L::dyn_cast_or_null<L::DIType>(d->getRawBaseType());
+    }
+    return false;
+}
+
 std::string source_name(const L::Value& v) {
     if (std::string n = debug_name(v); !n.empty()) return n;
     if (v.hasName()) return v.getName().str();

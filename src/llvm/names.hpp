@@ -16,6 +16,10 @@ std::string source_name(const ::llvm::Value& v);
 /// `llvm.dbg.value` describes); empty when it names none.
 std::string debug_name(const ::llvm::Value& v);
 
+/// True when the debug information gives an alloca's or global's variable an
+/// unsigned integer type (through typedefs and qualifiers).
+bool debug_unsigned(const ::llvm::Value& v);
+
 /// A function's demangled name without its parameter list (`ns::f` for `_ZN2ns1fEi`).
 std::string short_function_name(::llvm::StringRef ir_name);
 

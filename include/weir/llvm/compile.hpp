@@ -7,6 +7,7 @@
 /// what the analysis's flow functions mention (`fact_table`, same ids).
 
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -148,15 +149,19 @@ weir::ifds::problem compile_into(const program& prog, A& a, fact_table& facts, R
     } else {
         for (const auto* e : prog.entries()) starts.push_back(prog.start_node(prog.procedure_of(*e)));
     }
-    for (node_id s : starts) b.seed(s, zero_fact);
+    std::set<std::pair<node_id, fact_id>> seeded;  // a seed once (the builder refuses repeats; values join later)
+    auto seed_at = [&](node_id s, fact_id f) {
+        if (seeded.insert({s, f}).second) b.seed(s, f);
+    };
+    for (node_id s : starts) seed_at(s, zero_fact);
     for (const auto& [fn, fact] : seeds) {
         if (!fn) {
-            for (node_id s : starts) b.seed(s, fact);
+            for (node_id s : starts) seed_at(s, fact);
             continue;
         }
         const auto p = prog.procedure_of(*fn);
         if (p == ~0u) continue;
-        b.seed(prog.start_node(p), fact);
+        seed_at(prog.start_node(p), fact);
     }
     for (std::size_t k = 1; k <= facts.size(); ++k) b.fact(name('f', k));
     auto pb = std::move(b).finish();

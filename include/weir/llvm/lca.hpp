@@ -60,9 +60,12 @@ private:
     void external_call(analysis_context& cx, const ::llvm::CallBase& c, ide_flow<family>& out);
     void globals_pass(analysis_context& cx, flow& out) const;  ///< every integer global, unchanged
     bool variable(object_id o) const { return o < variable_.size() && variable_[o]; }
+    /// True when variable `o` is of type `t` (an access of another width is not followed).
+    bool typed(object_id o, const ::llvm::Type* t) const { return o < type_.size() && type_[o] && type_[o] == t; }
     const program* prog_;
     std::vector<char> variable_;     ///< per object group: an integer variable
     std::vector<object_id> globals_; ///< the integer globals' groups
+    std::vector<const ::llvm::Type*> type_;  ///< per variable group: its integer type (null: mixed)
 };
 
 static_assert(ide_analysis<lca_analysis>);
