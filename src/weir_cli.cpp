@@ -188,7 +188,7 @@ static vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_resident(c
     const auto& st = out->stats;
     const auto& r = st.reachability;
     stats += " t_reach=" + std::to_string(r.seconds_upload + r.seconds_solve + r.seconds_extract) +
-             " t_upload=" + std::to_string(st.seconds_upload) + " t_solve=" + std::to_string(st.seconds_solve) +
+             " t_upload=" + std::to_string(st.seconds_upload) + " t_ide_op=" + std::to_string(st.seconds_solve) +
              " t_extract=" + std::to_string(st.seconds_extract) + " updates=" + std::to_string(st.updates);
     return std::move(out->result);
 }

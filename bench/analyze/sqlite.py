@@ -29,7 +29,7 @@ RSS (the child's ru_maxrss from wait4), how it ended, the fields of the
 signal, a non-zero exit) is recorded as such, with the tail of its stderr.
 Prints a markdown table and writes a CSV (default bench/out/analyze.csv).
 
-usage: sqlite.py [--weir PATH] [--backends B,B] [--analyses taint,uninit] [--timeout S]
+usage: sqlite.py [--weir PATH] [--backends B,B] [--analyses taint,uninit,lca] [--timeout S]
                  [--memory-limit SIZE] [--cache DIR] [--out DIR] [--csv PATH] [--prepare-only]
 """
 import argparse
@@ -59,7 +59,7 @@ AMALGAMATION = ("sqlite3.c", "sqlite3.h")
 DRIVER = os.path.join(ROOT, "bench", "analyze", "sqlite_driver.c")
 CFLAGS = ["-c", "-emit-llvm", "-g", "-O0", "-fno-discard-value-names", "-Xclang", "-disable-O0-optnone",
           "-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION"]
-STAT_FIELDS = ["functions", "instructions", "nodes", "facts", "rows", "path_edges", "findings"]
+STAT_FIELDS = ["functions", "instructions", "nodes", "facts", "rows", "path_edges", "jump_functions", "findings", "values"]
 PHASES = ["t_load", "t_points_to", "t_construction", "t_layout", "t_solve", "t_report"]
 
 
@@ -297,7 +297,7 @@ def run_weir(cmd, json_path, timeout, memory_limit):
         os.replace(part, json_path)
         try:
             doc = json.load(open(json_path))
-            r["json_findings"] = len(doc.get("findings", []))
+            r["json_findings"] = len(doc.get("findings", doc.get("values", [])))  # lca: its values
             rules = {}
             for f in doc.get("findings", []):
                 rules[f.get("rule", "?")] = rules.get(f.get("rule", "?"), 0) + 1
@@ -345,8 +345,8 @@ def main():
     analyses = [x for x in a.analyses.split(",") if x]
     backends = [x for x in a.backends.split(",") if x]
     for x in analyses:
-        if x not in ("taint", "uninit"):
-            ap.error(f"unknown analysis '{x}' (taint, uninit)")
+        if x not in ("taint", "uninit", "lca"):
+            ap.error(f"unknown analysis '{x}' (taint, uninit, lca)")
 
     bc, size = prepare(os.path.abspath(a.cache))
     print(f"module: {rel(bc)}: {human(size['bc_bytes'])}, {size['defined_functions']} defined functions "

@@ -308,7 +308,7 @@ done
 expect_out ide-solve-default "$want_ide" "$WEIR" solve "$tmp/a.ide"
 expect_out ide-json-cpu '{"s":{"0":null},"e":{"0":null,"x":"11","y":"23"},"c":{"0":null,"x":"1"},"r":{"0":null,"x":"11"},"is":{"0":null,"x":"1"},"ie":{"0":null,"x":"11"}}' "$WEIR" solve "$tmp/a.ide" --format json
 "$WEIR" solve "$tmp/a.ide" --stats >/dev/null 2>"$tmp/ide_stats"
-grep -q "backend=cpu problem=ide family=linear jump_functions=12 contexts=3 .*t_reach=.*t_solve=" "$tmp/ide_stats"
+grep -q "backend=cpu problem=ide family=linear jump_functions=12 contexts=3 .*t_reach=.*t_ide_op=" "$tmp/ide_stats"
 check ide-stats $? "--stats on an IDE problem: $(cat "$tmp/ide_stats")"
 "$WEIR" solve "$tmp/a.ide" --backend cuda >/dev/null 2>"$tmp/ide_cuda"
 st=$?
