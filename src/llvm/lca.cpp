@@ -84,6 +84,12 @@ std::optional<std::int64_t> fold_division(unsigned opcode, std::int64_t a, std::
     }
 }
 
+/// `f` after the edge is bottom, whatever it was (a write the analysis does not follow).
+void set_bottom(ide_flow<lin>& out, fact_id f) {
+    out.kill(f);
+    out.gen(f, lin::bottom());
+}
+
 } // namespace
 
 lca_analysis::lca_analysis(const program& prog) : prog_(&prog) {
@@ -148,10 +154,7 @@ void lca_analysis::initial_seeds(analysis_context& cx, ide_seed_list<family>& se
 void lca_analysis::external_call(analysis_context& cx, const L::CallBase& c, ide_flow<family>& out) {
     const points_to& pts = cx.pointers();
     if (c.getType()->isIntegerTy())  // its result: not a constant we follow (intrinsics' too: ctpop, abs, ...)
-        if (auto x = cx.value_fact(&c)) {
-            out.kill(*x);
-            out.gen(*x, lin::bottom());
-        }
+        if (auto x = cx.value_fact(&c)) set_bottom(out, *x);
     if (const L::Function* f = c.getCalledFunction(); f && f->isIntrinsic() && !f->getName().startswith("llvm.mem"))
         return;  // debug info, lifetimes, bit counts: no memory changes
     // What it may modify (the variables its pointer arguments reach, unless
@@ -159,11 +162,7 @@ void lca_analysis::external_call(analysis_context& cx, const L::CallBase& c, ide
     for (unsigned k = 0; k < c.arg_size(); ++k)
         if (c.getArgOperand(k)->getType()->isPointerTy() && !c.onlyReadsMemory(k))
             for (object_id o : pts.reachable_from(c.getArgOperand(k)))
-                if (variable(o)) {
-                    const fact_id f = cx.facts().object(o);
-                    out.kill(f);
-                    out.gen(f, lin::bottom());
-                }
+                if (variable(o)) set_bottom(out, cx.facts().object(o));
 }
 
 void lca_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, ide_flow<family>& out) {
@@ -201,15 +200,8 @@ void lca_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, id
     }
     if (L::isa<L::AtomicRMWInst>(&i) || L::isa<L::AtomicCmpXchgInst>(&i)) {  // a write we do not follow
         for (object_id o : pts.pointees(i.getOperand(0)))
-            if (variable(o)) {
-                const fact_id f = cx.facts().object(o);
-                out.kill(f);
-                out.gen(f, lin::bottom());
-            }
-        if (auto x = cx.value_fact(&i); x && i.getType()->isIntegerTy()) {
-            out.kill(*x);
-            out.gen(*x, lin::bottom());
-        }
+            if (variable(o)) set_bottom(out, cx.facts().object(o));
+        if (auto x = cx.value_fact(&i); x && i.getType()->isIntegerTy()) set_bottom(out, *x);
         return;
     }
     if (const auto* ret = L::dyn_cast<L::ReturnInst>(&i)) {

@@ -31,45 +31,34 @@ std::string file_of(const L::DIScope* scope) {
 std::string name_of(const L::DIVariable* var) { return var ? string_of(var->getRawName()) : std::string(); }
 } // namespace
 
-std::string debug_name(const L::Value& v) {
-    auto* mv = const_cast<L::Value*>(&v);
-    if (const auto* g = L::dyn_cast<L::GlobalVariable>(&v)) {
-        L::SmallVector<L::DIGlobalVariableExpression*, 1> exprs;
-        g->getDebugInfo(exprs);
-        for (auto* e : exprs)
-            if (std::string n = name_of(L::dyn_cast_or_null<L::DIGlobalVariable>(e->getRawVariable())); !n.empty()) return n;
-        return {};
-    }
-    for (L::DbgVariableIntrinsic* d : L::FindDbgAddrUses(mv))
-        if (std::string n = name_of(L::dyn_cast_or_null<L::DILocalVariable>(d->getRawVariable())); !n.empty()) return n;
-    L::SmallVector<L::DbgValueInst*, 2> values;
-    L::findDbgValues(values, mv);
-    for (auto* d : values)
-        if (std::string n = name_of(L::dyn_cast_or_null<L::DILocalVariable>(d->getRawVariable())); !n.empty()) return n;
-    return {};
-}
-
 namespace {
-/// The debug type of an alloca's or global's variable, or null.
-const L::DIType* debug_type(const L::Value& v) {
+/// The first variable with a name that the debug information gives an
+/// alloca or global (or a value `llvm.dbg.value` describes), or null.
+const L::DIVariable* debug_variable(const L::Value& v) {
     auto* mv = const_cast<L::Value*>(&v);
+    auto named = [](const L::DIVariable* var) { return !name_of(var).empty(); };
     if (const auto* g = L::dyn_cast<L::GlobalVariable>(&v)) {
         L::SmallVector<L::DIGlobalVariableExpression*, 1> exprs;
         g->getDebugInfo(exprs);
         for (auto* e : exprs)
-            if (const auto* var = L::dyn_cast_or_null<L::DIGlobalVariable>(e->getRawVariable()))
-                return L::dyn_cast_or_null<L::DIType>(var->getRawType());
+            if (const auto* var = L::dyn_cast_or_null<L::DIGlobalVariable>(e->getRawVariable()); named(var)) return var;
         return nullptr;
     }
     for (L::DbgVariableIntrinsic* d : L::FindDbgAddrUses(mv))
-        if (const auto* var = L::dyn_cast_or_null<L::DILocalVariable>(d->getRawVariable()))
-            return L::dyn_cast_or_null<L::DIType>(var->getRawType());
+        if (const auto* var = L::dyn_cast_or_null<L::DILocalVariable>(d->getRawVariable()); named(var)) return var;
+    L::SmallVector<L::DbgValueInst*, 2> values;
+    L::findDbgValues(values, mv);
+    for (auto* d : values)
+        if (const auto* var = L::dyn_cast_or_null<L::DILocalVariable>(d->getRawVariable()); named(var)) return var;
     return nullptr;
 }
 } // namespace
 
+std::string debug_name(const L::Value& v) { return name_of(debug_variable(v)); }
+
 bool debug_unsigned(const L::Value& v) {
-    const L::DIType* t = debug_type(v);
+    const L::DIVariable* var = debug_variable(v);
+    const L::DIType* t = var ? L::dyn_cast_or_null<L::DIType>(var->getRawType()) : nullptr;
     for (int depth = 0; t && depth < 16; ++depth) {  // through typedefs, const, volatile, _Atomic
         if (const auto* b = L::dyn_cast<L::DIBasicType>(t)) {
             const unsigned e = b->getEncoding();
