@@ -452,7 +452,24 @@ TEMPLATE_LIST_TEST_CASE("resident graph with row tables: leaves out the per-fact
     const layout L = make_layout(weir::test::random_problem(700, o));
     const auto expect = tabulation_solver(L).solve().value();
     auto full = resident_graph<device_t>::upload(d, L, false).value();
+    const auto before = b.backend_metric_snapshot();
     auto rows = resident_graph<device_t>::upload(d, L, true).value();
+    // The byte counters account for every resident byte of the graph: the
+    // row tables, made for the upload, are handed over without a copy where
+    // the backend has host-visible memory, and uploaded otherwise.
+    {
+        const auto after = b.backend_metric_snapshot();
+        auto grew = [&](const char* k) {
+            return (after.count(k) ? after.at(k) : 0) - (before.count(k) ? before.at(k) : 0);
+        };
+        CHECK(grew("bytes_uploaded") + grew("bytes_adopted") == rows->bytes());
+        CHECK(grew("live_bytes") == rows->bytes());
+        if constexpr (weir::adopts_host_memory<device_t>) {
+            CHECK(grew("bytes_adopted") > grew("bytes_uploaded"));  // the row tables are the larger part
+        } else {
+            CHECK(grew("bytes_adopted") == 0);
+        }
+    }
     // Its bytes: the graph's tables less the six per-fact ones (one word each
     // instead), plus the row tables.
     const row_tables rt = make_row_tables(L);

@@ -2,6 +2,7 @@
 // free, dispatch over resources, sequences), on every enabled backend.
 
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 
 #include "support/backends.hpp"
@@ -249,4 +250,60 @@ TEMPLATE_LIST_TEST_CASE("dispatch forms: into caller storage, timed, async, cach
     CHECK_FALSE(vyre::device_lost(b));
     auto prof = vyre::get_device_profile(b);
     CHECK(prof.backend == std::string(b.id()));
+}
+
+TEMPLATE_LIST_TEST_CASE("host-visible memory: adopt without a copy, map in place, checked and counted", "[resident]",
+                        backend_list) {
+    // The capability and the operations go together (a backend that lists
+    // one without the other is a bug).
+    STATIC_REQUIRE(vyre::has_capability_v<TestType, cap::host_visible_memory> ==
+                   vyre::has_host_visible_memory<TestType>);
+    if constexpr (!vyre::has_host_visible_memory<TestType>) {
+        WARN("this backend has no host-visible memory (cap::host_visible_memory): nothing to check");
+    } else {
+        TestType b;
+        auto p = parse_checked(add_one);
+        std::vector<std::uint32_t> v(100);
+        std::iota(v.begin(), v.end(), 7u);
+        const std::uint32_t* storage = v.data();
+        auto r = b.adopt(std::move(v));
+        REQUIRE(r.has_value());
+        CHECK(v.empty());  // taken over
+        auto m = b.map(*r);
+        REQUIRE(m.has_value());
+        CHECK(m->size() == 400);
+        CHECK(static_cast<const void*>(m->data()) == static_cast<const void*>(storage));  // no copy
+        std::vector<typename TestType::resource> rs{*r};
+        REQUIRE(b.dispatch_resident(p, rs, {}).has_value());
+        auto got = from_bytes<std::uint32_t>(*b.download(*r));
+        for (std::uint32_t i = 0; i < 100; ++i) CHECK(got[i] == i + 8);
+        // Writes through the map are what the next dispatch reads.
+        std::uint32_t w = 1000;
+        std::memcpy(m->data() + 4 * 5, &w, 4);
+        REQUIRE(b.dispatch_resident(p, rs, {}).has_value());
+        CHECK(from_bytes<std::uint32_t>(*b.download_range(*r, 4 * 5, 4))[0] == 1001);
+        auto c = b.backend_metric_snapshot();
+        CHECK(metric(c, "bytes_adopted") == 400);
+        CHECK(metric(c, "bytes_uploaded") == 0);
+        CHECK(metric(c, "live_bytes") == 400);
+        CHECK(metric(c, "maps") == 1);
+        // Freed and foreign handles are errors; the budget holds for adopt too.
+        REQUIRE(b.free(*r).has_value());
+        CHECK(b.map(*r).error().code() == error_code::invalid_resource);
+        TestType other;
+        auto foreign = *other.allocate(4);
+        CHECK(b.map(foreign).error().code() == error_code::invalid_resource);
+        b.set_resident_budget(64);
+        std::vector<std::uint32_t> big(100, 3);
+        auto over = b.adopt(std::move(big));
+        REQUIRE_FALSE(over.has_value());
+        CHECK(over.error().code() == error_code::out_of_memory);
+        CHECK_THAT(over.error().message(), Catch::Contains("adopt"));
+        CHECK(big.size() == 100);  // an adopt that fails changes nothing
+        CHECK(metric(b.backend_metric_snapshot(), "live_bytes") == 0);
+        // An empty vector is a resource of no bytes.
+        auto empty = b.adopt(std::vector<std::uint32_t>{});
+        REQUIRE(empty.has_value());
+        CHECK(b.map(*empty)->empty());
+    }
 }

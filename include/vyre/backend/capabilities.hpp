@@ -31,6 +31,7 @@ VYRE_CAPABILITY(speculation)
 VYRE_CAPABILITY(persistent_threads)
 VYRE_CAPABILITY(grid_sync)
 VYRE_CAPABILITY(resident_dispatch)
+VYRE_CAPABILITY(host_visible_memory)
 VYRE_CAPABILITY(distributed)
 VYRE_CAPABILITY(collectives)
 #undef VYRE_CAPABILITY
@@ -38,7 +39,8 @@ VYRE_CAPABILITY(collectives)
 /// Every capability tag, for enumeration.
 inline constexpr auto all = boost::hana::tuple_t<subgroup_ops, f16, bf16, tensor_cores, async_compute,
                                                  indirect_dispatch, speculation, persistent_threads,
-                                                 grid_sync, resident_dispatch, distributed, collectives>;
+                                                 grid_sync, resident_dispatch, host_visible_memory, distributed,
+                                                 collectives>;
 } // namespace cap
 
 /// True when backend type B declares capability C (compile time).

@@ -110,6 +110,26 @@ concept resident_backend = dispatch_backend<B> && has_resource_type<B> && has_al
                            has_upload<B> && has_upload_many<B> && has_download<B> &&
                            has_download_range<B> && has_dispatch_resident<B> && has_metrics<B>;
 
+// ---- host-visible resident memory (capability `cap::host_visible_memory`) ----
+
+/// `b.adopt(std::vector<T>&&) -> result<resource>`: a host vector becomes a
+/// resident allocation of exactly its bytes without a copy, and
+/// `b.map(r) -> result<std::span<std::uint8_t>>`: the bytes of a resident
+/// allocation, read and written in place (valid until `r` is freed). What a
+/// builder makes in host memory is then resident as it is: the host backends
+/// (`cpu`, `cpu-ref`) have it, the way pinned or managed memory is
+/// host-visible on a GPU.
+template <class B>
+concept has_host_visible_memory =
+    has_resource_type<B> && requires(B& b, const typename B::resource& r, std::vector<std::uint32_t>&& v) {
+        { b.adopt(std::move(v)) } -> detail::result_of<typename B::resource>;
+        { b.map(r) } -> detail::result_of<std::span<std::uint8_t>>;
+    };
+
+/// A resident backend whose resident memory the host reads and writes in place.
+template <class B>
+concept host_visible_backend = resident_backend<B> && has_host_visible_memory<B>;
+
 // ---- readable checks -------------------------------------------------------
 
 /// `static_assert(check_dispatch_backend<B>())`: fails naming the missing operation.
@@ -144,6 +164,20 @@ consteval bool check_resident_backend() {
                                             "ir::program&, std::span<const resource>, const dispatch_config&) -> result<void>`");
     static_assert(has_metrics<B>, "not a vyre::resident_backend: missing `backend_metric_snapshot() -> metric_snapshot`");
     return resident_backend<B>;
+}
+
+/// `static_assert(check_host_visible_backend<B>())`: a resident backend that
+/// declares `cap::host_visible_memory` and has its operations (the message
+/// names what is missing).
+template <class B>
+consteval bool check_host_visible_backend() {
+    static_assert(check_resident_backend<B>());
+    static_assert(has_capability_v<B, cap::host_visible_memory>,
+                  "not a vyre::host_visible_backend: `capabilities` does not list vyre::cap::host_visible_memory");
+    static_assert(has_host_visible_memory<B>,
+                  "not a vyre::host_visible_backend: missing `adopt(std::vector<T>&&) -> result<resource>` or "
+                  "`map(const resource&) -> result<std::span<std::uint8_t>>`");
+    return host_visible_backend<B>;
 }
 
 } // namespace vyre

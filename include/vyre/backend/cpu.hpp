@@ -41,7 +41,7 @@ namespace vyre {
 class cpu : public detail::host_backend<cpu> {
 public:
     /// Capabilities: resident dispatch.
-    static constexpr auto capabilities = boost::hana::tuple_t<cap::resident_dispatch>;
+    static constexpr auto capabilities = boost::hana::tuple_t<cap::resident_dispatch, cap::host_visible_memory>;
 
     /// A backend using `threads` worker threads by default (0: environment or every core).
     explicit cpu(unsigned threads = 0) : default_threads_(threads) {}
@@ -127,6 +127,6 @@ private:
     unsigned default_threads_ = 0;
 };
 
-static_assert(check_resident_backend<cpu>());
+static_assert(check_host_visible_backend<cpu>());
 
 } // namespace vyre

@@ -28,7 +28,7 @@ class cpu_ref : public detail::host_backend<cpu_ref> {
 public:
 
     /// Capabilities: resident dispatch only (f16/bf16 are storage types everywhere).
-    static constexpr auto capabilities = boost::hana::tuple_t<cap::resident_dispatch>;
+    static constexpr auto capabilities = boost::hana::tuple_t<cap::resident_dispatch, cap::host_visible_memory>;
 
     /// Backend id.
     std::string_view id() const { return "cpu-ref"; }
@@ -49,6 +49,6 @@ public:
     }
 };
 
-static_assert(check_resident_backend<cpu_ref>());
+static_assert(check_host_visible_backend<cpu_ref>());
 
 } // namespace vyre

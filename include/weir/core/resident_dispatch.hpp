@@ -70,6 +70,16 @@ concept ifds_resident_dispatch =
         { d.dispatch_resident(p, rs, g) } -> detail::result_of<void>;
     };
 
+/// A dispatcher with host-visible resident memory (optional; the host
+/// backends through `vyre_resident_ifds`, `vyre::cap::host_visible_memory`):
+/// `adopt(std::vector<T>&&)` makes a host vector resident without a copy.
+/// The solver's graph upload then hands over the tables it built for the
+/// upload instead of copying them.
+template <class D>
+concept adopts_host_memory = ifds_resident_dispatch<D> && requires(D& d, std::vector<std::uint32_t>&& v) {
+    { d.adopt(std::move(v)) } -> detail::result_of<typename D::resource>;
+};
+
 // ---- provided operations ------------------------------------------------------
 
 /// Threads the solver's host work after a solve may use (completing the

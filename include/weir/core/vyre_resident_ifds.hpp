@@ -41,6 +41,20 @@ public:
     result<void> prepare(const vyre::ir::program& p) { return vyre::prepare(*b_, p); }
     result<resource> allocate(std::uint64_t n) { return b_->allocate(n); }
     result<void> free(const resource& r) { return b_->free(r); }
+    /// Host-visible resident memory, where the backend has it
+    /// (`vyre::cap::host_visible_memory`): `v` becomes resident without a copy.
+    template <class T>
+    result<resource> adopt(std::vector<T>&& v)
+        requires vyre::has_host_visible_memory<B>
+    {
+        return b_->adopt(std::move(v));
+    }
+    /// Host-visible resident memory: the bytes of `r`, in place.
+    result<std::span<std::uint8_t>> map(const resource& r)
+        requires vyre::has_host_visible_memory<B>
+    {
+        return b_->map(r);
+    }
     result<void> upload(const resource& r, bytes_view d) { return b_->upload(r, d); }
     result<void> upload_at(const resource& r, std::uint64_t off, bytes_view d) { return b_->upload_at(r, off, d); }
     result<void> upload_many(std::span<const vyre::upload_op<resource>> ops) { return b_->upload_many(ops); }

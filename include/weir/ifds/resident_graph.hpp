@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <weir/ifds/kernels.hpp>
@@ -109,7 +110,9 @@ public:
     /// layout's per-(node, fact) tables that those never read
     /// (`detail::left_out_with_rows`; 14 of 17 MiB at 2000 procedures), and
     /// its `pe_word` table gives positions in the packed bitset
-    /// (`bitset_words()`).
+    /// (`bitset_words()`). The layout's tables are copied; the row tables,
+    /// made here for the upload, are handed over without a copy where the
+    /// dispatcher has host-visible memory (`adopts_host_memory`).
     static result<std::shared_ptr<resident_graph>> upload(D& d, const layout& L, bool with_rows = false) {
         auto g = std::shared_ptr<resident_graph>(new resident_graph(d));
         auto base = detail::graph_tables(L);
@@ -122,7 +125,8 @@ public:
             for (std::size_t i = 0; i < tables.size(); ++i)
                 if (detail::left_out_with_rows(i, sites_complete)) tables[i] = &none;
             tables[weir::ops::ifds::pe_word] = &rt.packing.pe_word;  // positions in the packed bitset
-            for (const auto* t : rt.tables()) tables.push_back(t);
+            if constexpr (!adopts_host_memory<D>)
+                for (const auto* t : std::as_const(rt).tables()) tables.push_back(t);
         }
         // Uploaded straight from the tables (no staging copy: the peak memory
         // of a solve is the layout plus its resident copy); an empty table is
@@ -137,6 +141,19 @@ public:
             g->bytes_ += n * 4;
             const auto* data = reinterpret_cast<const std::uint8_t*>(t->empty() ? &zero_word : t->data());
             ops.push_back({*r, vyre::bytes_view(data, n * 4)});
+        }
+        // The row tables were made for this upload: a dispatcher with
+        // host-visible memory takes them over as they are, without a copy.
+        if constexpr (adopts_host_memory<D>) {
+            if (with_rows)
+                for (auto* t : rt.tables()) {
+                    if (t->empty()) t->push_back(0);
+                    const std::uint64_t n = t->size() * 4;
+                    auto r = d.adopt(std::move(*t));
+                    if (!r) return vyre::make_unexpected(r.error());
+                    g->tables_.push_back(*r);
+                    g->bytes_ += n;
+                }
         }
         VYRE_TRY(d.upload_many(std::span<const vyre::upload_op<resource>>(ops)));
         g->shape_ = shape_of(L);

@@ -150,6 +150,12 @@ struct row_tables {
         return {&edge_dst, &edge_mask_off, &edge_mask, &edge_x_off, &edge_x_src, &edge_x_dst,
                 &site_call_off, &ce_info, &ret_mask, &node_info};
     }
+    /// The same tables, to move from (a resident graph hands them over to a
+    /// host-visible backend without a copy).
+    std::array<std::vector<std::uint32_t>*, weir::ops::ifds_rows::row_table_count> tables() {
+        return {&edge_dst, &edge_mask_off, &edge_mask, &edge_x_off, &edge_x_src, &edge_x_dst,
+                &site_call_off, &ce_info, &ret_mask, &node_info};
+    }
 };
 
 /// Which nodes the row tables route the solve through.

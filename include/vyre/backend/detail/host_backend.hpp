@@ -11,6 +11,7 @@
 #include <new>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <vyre/backend/capabilities.hpp>
@@ -76,6 +77,28 @@ public:
     /// Frees a resource of this instance.
     result<void> free(const resource& r) { return mem_.free(r); }
 
+    /// Host-visible resident memory (capability `cap::host_visible_memory`):
+    /// takes over the storage of `v` as a resident allocation of exactly its
+    /// bytes, without a copy (`v` is left empty). Budget, injected faults and
+    /// `allocations`/`live_bytes` as for `allocate`; the bytes count as
+    /// `bytes_adopted`, not `bytes_uploaded`. On an error nothing changes
+    /// (`v` keeps its elements).
+    template <class T>
+        requires std::is_trivially_copyable_v<T>
+    result<resource> adopt(std::vector<T>&& v) {
+        return mem_.adopt(std::move(v));
+    }
+    /// Host-visible resident memory: the bytes of `r`, to read or write in
+    /// place (writes are what the next dispatch sees; no upload needed). The
+    /// view is valid until `r` is freed; a foreign or freed handle is an error.
+    /// Counted in `maps`.
+    result<std::span<std::uint8_t>> map(const resource& r) {
+        auto m = mem_.get(r, "map");
+        if (!m) return make_unexpected(m.error());
+        mem_.metrics.maps++;
+        return std::span<std::uint8_t>((*m)->data(), (*m)->size());
+    }
+
     /// Caps the bytes held in resident allocations (0, the default: no cap).
     /// An allocation past it fails with `out_of_memory` and changes nothing.
     void set_resident_budget(std::uint64_t bytes) { mem_.set_budget(bytes); }
@@ -112,7 +135,7 @@ public:
     /// and nothing is written unless every upload is valid.
     result<void> upload_many(std::span<const upload_op<resource>> ops) {
         VYRE_TRY(upload_fault("upload_many"));
-        std::vector<std::shared_ptr<std::vector<std::uint8_t>>> dst;
+        std::vector<std::shared_ptr<host_block>> dst;
         dst.reserve(ops.size());
         std::uint64_t total = 0;
         for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -133,7 +156,7 @@ public:
         if (!m) return make_unexpected(m.error());
         mem_.metrics.bytes_downloaded += (*m)->size();
         mem_.metrics.download_calls++;
-        return bytes(**m);
+        return bytes((*m)->begin(), (*m)->end());
     }
     /// Downloads the whole resource into `out` (exactly its size).
     result<void> download_into(const resource& r, mutable_bytes_view out) {
@@ -170,7 +193,7 @@ public:
     result<void> dispatch_resident(const ir::program& p, std::span<const resource> rs, const dispatch_config& c = {}) {
         auto cp = prepared(p, "dispatch_resident");
         if (!cp) return make_unexpected(cp.error());
-        std::vector<std::shared_ptr<std::vector<std::uint8_t>>> keep;
+        std::vector<std::shared_ptr<host_block>> keep;
         std::vector<detail::bound_buffer> bound(p.buffers.size());
         VYRE_TRY(check_resource_count(p, rs.size(), "dispatch_resident"));
         std::size_t k = 0;

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -49,6 +50,43 @@ inline std::uint64_t host_physical_bytes() {
     return bytes;
 }
 
+/// The bytes of one resident allocation of a host backend: memory the
+/// backend allocated (zeroed), or a host vector handed over by `adopt` and
+/// kept as it is (no copy). Shared, so a concurrent `free` cannot pull the
+/// bytes away from a dispatch or transfer that is using them.
+class host_block {
+public:
+    /// `n` zeroed bytes (huge pages where they pay). Throws `std::bad_alloc`
+    /// or `std::length_error` when the host cannot give them.
+    static std::shared_ptr<host_block> zeroed(std::uint64_t n) {
+        auto v = std::make_shared<std::vector<std::uint8_t>>();
+        assign_huge(*v, n, std::uint8_t{0});  // zero-filled at once: huge pages fault far less
+        std::uint8_t* p = v->data();
+        return std::make_shared<host_block>(std::move(v), p, n);
+    }
+    /// The storage of `v`, taken over without a copy (`v` is left empty).
+    template <class T>
+        requires std::is_trivially_copyable_v<T>
+    static std::shared_ptr<host_block> adopted(std::vector<T>&& v) {
+        auto owner = std::make_shared<std::vector<T>>(std::move(v));
+        auto* p = reinterpret_cast<std::uint8_t*>(owner->data());
+        const std::size_t n = owner->size() * sizeof(T);
+        return std::make_shared<host_block>(std::move(owner), p, n);
+    }
+    host_block(std::shared_ptr<void> owner, std::uint8_t* data, std::size_t size)
+        : owner_(std::move(owner)), data_(data), size_(size) {}
+
+    std::uint8_t* data() const { return data_; }
+    std::size_t size() const { return size_; }
+    std::uint8_t* begin() const { return data_; }
+    std::uint8_t* end() const { return data_ + size_; }
+
+private:
+    std::shared_ptr<void> owner_;  // what keeps the bytes alive
+    std::uint8_t* data_;
+    std::size_t size_;
+};
+
 inline std::uint64_t next_instance_id() {
     static std::atomic<std::uint64_t> n{1};
     return n.fetch_add(1);
@@ -57,13 +95,15 @@ inline std::uint64_t next_instance_id() {
 /// Byte and call counters, readable as a `metric_snapshot`.
 struct host_metrics {
     std::atomic<std::uint64_t> dispatches{0}, resident_dispatches{0}, bytes_uploaded{0}, bytes_downloaded{0},
-        upload_calls{0}, download_calls{0}, allocations{0}, frees{0}, live_bytes{0}, sequences{0};
+        upload_calls{0}, download_calls{0}, allocations{0}, frees{0}, live_bytes{0}, sequences{0}, bytes_adopted{0},
+        maps{0};
     metric_snapshot snapshot() const {
         return {{"dispatches", dispatches},       {"resident_dispatches", resident_dispatches},
                 {"bytes_uploaded", bytes_uploaded}, {"bytes_downloaded", bytes_downloaded},
                 {"upload_calls", upload_calls},   {"download_calls", download_calls},
                 {"allocations", allocations},     {"frees", frees},
-                {"live_bytes", live_bytes},       {"sequences", sequences}};
+                {"live_bytes", live_bytes},       {"sequences", sequences},
+                {"bytes_adopted", bytes_adopted}, {"maps", maps}};
     }
 };
 
@@ -75,45 +115,19 @@ public:
     /// Allocates exactly `n` zeroed bytes. Past the resident budget, or when
     /// the host has no memory, fails with `out_of_memory` and changes nothing.
     result<host_resource> allocate(std::uint64_t n) {
-        if (faults.strike(testing::fault_site::allocate))
-            return make_unexpected(testing::fault_injector::error(testing::fault_site::allocate, "allocate"));
-        std::lock_guard lk(mu_);
-        const std::uint64_t live = metrics.live_bytes.load();
-        if (budget_ != 0 && (n > budget_ || live > budget_ - n))
-            return fail(error_code::out_of_memory,
-                        "allocate: " + std::to_string(n) + " bytes would bring this backend's resident memory to " +
-                            std::to_string(live + n) + " bytes, past its budget of " + std::to_string(budget_),
-                        "free resources, allocate less, or raise set_resident_budget()");
-        if (n > host_physical_bytes())
-            return fail(error_code::out_of_memory,
-                        "allocate: " + std::to_string(n) + " bytes exceed this host's physical memory of " +
-                            std::to_string(host_physical_bytes()) + " bytes",
-                        "allocate less");
-        std::shared_ptr<std::vector<std::uint8_t>> data;
-        try {
-            data = std::make_shared<std::vector<std::uint8_t>>();
-            assign_huge(*data, n, std::uint8_t{0});  // zero-filled at once: huge pages fault far less
-        } catch (const std::bad_alloc&) {
-            return fail(error_code::out_of_memory, "allocate: " + std::to_string(n) + " bytes of host memory not available",
-                        "free resources or allocate less");
-        } catch (const std::length_error&) {
-            return fail(error_code::out_of_memory, "allocate: " + std::to_string(n) + " bytes exceed what one host allocation can hold",
-                        "allocate less");
-        }
-        std::uint32_t slot;
-        if (!free_slots_.empty()) {
-            slot = free_slots_.back();
-            free_slots_.pop_back();
-        } else {
-            slot = static_cast<std::uint32_t>(slots_.size());
-            slots_.emplace_back();
-        }
-        auto& s = slots_[slot];
-        s.data = std::move(data);
-        s.live = true;
-        metrics.allocations++;
-        metrics.live_bytes += n;
-        return host_resource{owner_, slot, s.generation};
+        return add(n, "allocate", [n] { return host_block::zeroed(n); });
+    }
+
+    /// Takes over the storage of `v` as a resident allocation of exactly its
+    /// bytes, without copying it (`v` is left empty); budget, faults and
+    /// counters as for `allocate`, and the bytes count as `bytes_adopted`.
+    template <class T>
+        requires std::is_trivially_copyable_v<T>
+    result<host_resource> adopt(std::vector<T>&& v) {
+        const std::uint64_t n = std::uint64_t(v.size()) * sizeof(T);
+        auto r = add(n, "adopt", [&v] { return host_block::adopted(std::move(v)); });
+        if (r) metrics.bytes_adopted += n;
+        return r;
     }
 
     /// Sets the resident byte budget (0: unlimited). Live allocations are kept
@@ -144,13 +158,13 @@ public:
     }
 
     /// The bytes of a live resource (shared so a concurrent free cannot pull them away mid-use).
-    result<std::shared_ptr<std::vector<std::uint8_t>>> get(const host_resource& r, const char* what) const {
+    result<std::shared_ptr<host_block>> get(const host_resource& r, const char* what) const {
         std::lock_guard lk(mu_);
         return check_locked(r, what);
     }
 
     /// Checks that [offset, offset+len) lies inside `r`.
-    result<std::shared_ptr<std::vector<std::uint8_t>>> get_range(const host_resource& r, std::uint64_t offset,
+    result<std::shared_ptr<host_block>> get_range(const host_resource& r, std::uint64_t offset,
                                                                  std::uint64_t len, const char* what) const {
         auto d = get(r, what);
         if (!d) return d;
@@ -164,12 +178,56 @@ public:
     testing::fault_injector faults;
 
 private:
+    /// Makes a live slot of the block that `make` returns, `n` bytes, after
+    /// the fault, budget and size checks (`what` names the operation).
+    template <class Make>
+    result<host_resource> add(std::uint64_t n, const char* what, Make&& make) {
+        if (faults.strike(testing::fault_site::allocate))
+            return make_unexpected(testing::fault_injector::error(testing::fault_site::allocate, what));
+        std::lock_guard lk(mu_);
+        const std::uint64_t live = metrics.live_bytes.load();
+        if (budget_ != 0 && (n > budget_ || live > budget_ - n))
+            return fail(error_code::out_of_memory,
+                        std::string(what) + ": " + std::to_string(n) + " bytes would bring this backend's resident memory to " +
+                            std::to_string(live + n) + " bytes, past its budget of " + std::to_string(budget_),
+                        "free resources, allocate less, or raise set_resident_budget()");
+        if (n > host_physical_bytes())
+            return fail(error_code::out_of_memory,
+                        std::string(what) + ": " + std::to_string(n) + " bytes exceed this host's physical memory of " +
+                            std::to_string(host_physical_bytes()) + " bytes",
+                        "allocate less");
+        std::shared_ptr<host_block> data;
+        try {
+            data = make();
+        } catch (const std::bad_alloc&) {
+            return fail(error_code::out_of_memory, std::string(what) + ": " + std::to_string(n) + " bytes of host memory not available",
+                        "free resources or allocate less");
+        } catch (const std::length_error&) {
+            return fail(error_code::out_of_memory, std::string(what) + ": " + std::to_string(n) + " bytes exceed what one host allocation can hold",
+                        "allocate less");
+        }
+        std::uint32_t slot;
+        if (!free_slots_.empty()) {
+            slot = free_slots_.back();
+            free_slots_.pop_back();
+        } else {
+            slot = static_cast<std::uint32_t>(slots_.size());
+            slots_.emplace_back();
+        }
+        auto& s = slots_[slot];
+        s.data = std::move(data);
+        s.live = true;
+        metrics.allocations++;
+        metrics.live_bytes += n;
+        return host_resource{owner_, slot, s.generation};
+    }
+
     struct slot_t {
-        std::shared_ptr<std::vector<std::uint8_t>> data;
+        std::shared_ptr<host_block> data;
         std::uint32_t generation = 0;
         bool live = false;
     };
-    result<std::shared_ptr<std::vector<std::uint8_t>>> check_locked(const host_resource& r, const char* what) const {
+    result<std::shared_ptr<host_block>> check_locked(const host_resource& r, const char* what) const {
         if (r.owner != owner_) return make_unexpected(foreign_resource_error(what));
         if (r.slot >= slots_.size() || slots_[r.slot].generation != r.generation || !slots_[r.slot].live)
             return make_unexpected(freed_resource_error(what));
