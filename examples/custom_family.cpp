@@ -173,7 +173,7 @@ int main() {
             std::cout << g.nodes[n].name << ": " << g.facts[fact - 1] << " may be " << states(v) << "\n";
             if (v.states & F::error) ++problems;
         }
-    const bool same = s == weir::ide::tabulation_solver<F>(pb).solve();
+    const bool same = s == weir::ide::tabulation_solver<F>(pb).solve().value();
     std::cout << problems << " place(s) where a handle may have been closed twice; "
               << (same ? "same as the host tabulation solver" : "DIFFERENT from the host tabulation solver") << "\n";
     // main.ret and main.e see f closed twice on the then-branch, and finish.e sees h so

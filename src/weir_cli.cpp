@@ -178,10 +178,12 @@ vyre::result<std::vector<std::uint32_t>> weir_cli::solve_layout(const layout& L,
 /// Solves an IDE layout on a resident vyre backend.
 template <class B>
 static vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_resident(const weir::ide::layout<weir::ide::linear>& L,
-                                                                              std::string& stats) {
+                                                                              std::string& stats, std::uint64_t memory_budget) {
     B backend;
     weir::vyre_resident_ifds<B> d(backend);
-    auto solver = weir::ide::resident_solver<weir::ide::linear, weir::vyre_resident_ifds<B>>::create(d, L);
+    resident_options opt;
+    opt.memory_budget = memory_budget;
+    auto solver = weir::ide::resident_solver<weir::ide::linear, weir::vyre_resident_ifds<B>>::create(d, L, opt);
     if (!solver) return vyre::make_unexpected(solver.error());
     auto out = solver->solve();
     if (!out) return vyre::make_unexpected(out.error());
@@ -194,10 +196,11 @@ static vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_resident(c
 }
 
 vyre::result<weir::ide::solution<weir::ide::linear>> weir_cli::solve_ide(const weir::ide::problem<weir::ide::linear>& pb,
-                                                                        const std::string& backend, std::string& stats) {
+                                                                        const std::string& backend, std::string& stats,
+                                                                        std::uint64_t memory_budget) {
     const auto t0 = std::chrono::steady_clock::now();
     if (backend == "tabulation") {
-        auto s = weir::ide::tabulation_solver<weir::ide::linear>(pb).solve();
+        auto s = weir::ide::tabulation_solver<weir::ide::linear>(pb, {.memory_budget = memory_budget}).solve();
         stats += " t_solve=" + std::to_string(seconds_since(t0));
         return s;
     }
@@ -208,7 +211,8 @@ vyre::result<weir::ide::solution<weir::ide::linear>> weir_cli::solve_ide(const w
                           "use --backend cpu, cpu-ref or tabulation");
     const auto L = weir::ide::make_layout(pb);
     stats += " t_layout=" + std::to_string(seconds_since(t0));
-    return backend == "cpu" ? solve_ide_resident<vyre::cpu>(L, stats) : solve_ide_resident<vyre::cpu_ref>(L, stats);
+    return backend == "cpu" ? solve_ide_resident<vyre::cpu>(L, stats, memory_budget)
+                            : solve_ide_resident<vyre::cpu_ref>(L, stats, memory_budget);
 }
 
 std::optional<int> weir_cli::check_backend(const std::string& backend) {
@@ -286,7 +290,6 @@ int cmd_solve_ide(const options& o) {
                   << "is a host op, with no IR kernels for a GPU so far): use --backend cpu, cpu-ref or tabulation\n";
         return exit_invalid;
     }
-    if (o.memory_budget != 0) return usage("--memory-budget is not available for IDE problems yet");
     auto t0 = std::chrono::steady_clock::now();
     auto pb = weir::ide::load_problem_file<weir::ide::linear>(o.file);
     if (!pb) {
@@ -299,7 +302,7 @@ int cmd_solve_ide(const options& o) {
     const auto& w = std::get<0>(wanted);
     if (!w.empty()) return print_witnesses(pb->graph, make_layout(pb->graph), w, o);
     std::string stats;
-    auto solved = weir_cli::solve_ide(*pb, o.backend, stats);
+    auto solved = weir_cli::solve_ide(*pb, o.backend, stats, o.memory_budget);
     if (!solved) return weir_cli::solver_failed(solved.error());
     const auto& s = *solved;
     auto t2 = std::chrono::steady_clock::now();

@@ -35,9 +35,11 @@ std::optional<int> check_backend(const std::string& backend);
 vyre::result<std::vector<std::uint32_t>> solve_layout(const weir::ifds::layout& L, const std::string& backend,
                                                       std::uint64_t memory_budget, weir::ifds::solve_stats& st);
 /// Solves an IDE problem of the `linear` family on `backend` (tabulation,
-/// cpu-ref, cpu; cuda fails with `unsupported`); appends its `--stats` times to `stats`.
+/// cpu-ref, cpu; cuda fails with `unsupported`) within `memory_budget`
+/// bytes (0: no limit); appends its `--stats` times to `stats`.
 vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide(const weir::ide::problem<weir::ide::linear>& pb,
-                                                              const std::string& backend, std::string& stats);
+                                                              const std::string& backend, std::string& stats,
+                                                              std::uint64_t memory_budget = 0);
 /// Prints a solver error; returns the exit status for it.
 int solver_failed(const vyre::backend_error& e);
 /// `weir analyze ...` (argv[1] is "analyze").

@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
     weir::ide::solution<L> s;
     if (solver == "tabulation") {
         auto t1 = clock_type::now();
-        s = weir::ide::tabulation_solver<L>(pb).solve();
+        s = weir::ide::tabulation_solver<L>(pb).solve().value();
         t_solve = since(t1);
     } else if (solver == "cpu") {
         auto t1 = clock_type::now();

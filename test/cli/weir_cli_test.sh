@@ -314,7 +314,11 @@ check ide-stats $? "--stats on an IDE problem: $(cat "$tmp/ide_stats")"
 st=$?
 [ "$st" -eq 2 ] && grep -q "IDE does not run on cuda yet\|not available in this build" "$tmp/ide_cuda"
 check ide-cuda $? "--backend cuda on IDE (status $st): $(cat "$tmp/ide_cuda")"
-expect_fail ide-memory-budget 2 "--memory-budget is not available for IDE" "$WEIR" solve "$tmp/a.ide" --memory-budget 1G
+# --memory-budget on IDE: status 3 past it (on every host backend), the same values within it.
+for b in tabulation cpu cpu-ref; do
+  expect_fail "ide-memory-budget-tiny-$b" 3 "memory budget of 64" "$WEIR" solve "$tmp/a.ide" --backend "$b" --memory-budget 64
+  expect_out "ide-memory-budget-enough-$b" "$want_ide" "$WEIR" solve "$tmp/a.ide" --backend "$b" --memory-budget 64M
+done
 printf 'ide 1 linear\nfacts x\nproc main s e\nflow s e gen:x=x-9223372036854775808\nseed s 0\n' >"$tmp/bad.ide"
 expect_fail ide-error-line 2 "bad.ide:4:" "$WEIR" solve "$tmp/bad.ide" --backend tabulation
 cp "$tmp/a.ide" "$tmp/a_named.ifds"

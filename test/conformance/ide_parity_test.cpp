@@ -42,7 +42,7 @@ bool runs_ide(D& d, const weir::ide::layout<linear>& L) {
 template <class B>
 void check_parity(B& backend, const weir::ide::problem<linear>& pb, std::uint64_t seed) {
     INFO("problem seed " << seed);
-    const auto expect = weir::ide::tabulation_solver<linear>(pb).solve();
+    const auto expect = weir::ide::tabulation_solver<linear>(pb).solve().value();
     const auto L = weir::ide::make_layout(pb);
     weir::vyre_resident_ifds<B> d(backend);
     if (!runs_ide(d, L)) return;
@@ -122,19 +122,19 @@ TEMPLATE_LIST_TEST_CASE("resident IDE solver: batches of seed sets with values, 
             one.graph.seeds.push_back({n, L.graph.global_fact(L.graph.node_proc[n], sets[i].fact[k])});
             one.seed_values.push_back(sets[i].value[k]);
         }
-        const auto expect = weir::ide::tabulation_solver<linear>(one).solve();
+        const auto expect = weir::ide::tabulation_solver<linear>(one).solve().value();
         CHECK((*got)[i].result == expect);
         CHECK((*got)[i].result.stats == expect.stats);
     }
     // the layout's own seeds again, after the batch overwrote the resident seeds
-    CHECK(solver->solve()->result == weir::ide::tabulation_solver<linear>(pb).solve());
+    CHECK(solver->solve()->result == weir::ide::tabulation_solver<linear>(pb).solve().value());
     // a second solver of the same layout takes both graphs from the cache
     const auto misses = cache.stats().misses;
     auto again = weir::ide::resident_solver<linear, decltype(d)>::create(d, L, cache);
     if (!again) FAIL(again.error().what());
     CHECK(cache.stats().misses == misses);
     CHECK(cache.stats().hits >= 2);
-    CHECK(again->solve()->result == weir::ide::tabulation_solver<linear>(pb).solve());
+    CHECK(again->solve()->result == weir::ide::tabulation_solver<linear>(pb).solve().value());
     // malformed seed sets are refused before anything runs
     weir::ide::seed_set<linear> bad = sets[0];
     bad.value.pop_back();
@@ -155,4 +155,62 @@ TEST_CASE("ide::make_layout refuses an edge that carries top", "[ide][layout]") 
     REQUIRE_FALSE(pb.graph.flows.empty());
     pb.flow_functions[0] = {{0, 0, linear::top()}};
     CHECK_THROWS_WITH(weir::ide::make_layout(pb), Catch::Contains("the function top"));
+}
+
+TEMPLATE_LIST_TEST_CASE("resident IDE solver: the memory budget bounds both stages", "[ide][resident][budget]",
+                        backend_list) {
+    TestType b;
+    weir::vyre_resident_ifds<TestType> d(b);
+    const auto pb = weir::test::random_ide_problem(77, weir::test::larger_options(20));
+    const auto L = weir::ide::make_layout(pb);
+    if (!runs_ide(d, L)) return;
+    const auto expect = weir::ide::tabulation_solver<linear>(pb).solve().value();
+    using solver_t = weir::ide::resident_solver<linear, decltype(d)>;
+    // Unbounded: what the solver holds after create, and after a solve (the jump functions too).
+    auto free_run = solver_t::create(d, L);
+    if (!free_run) FAIL(free_run.error().what());
+    const std::uint64_t created = free_run->held_bytes();
+    REQUIRE(free_run->solve()->result == expect);
+    const std::uint64_t solved = free_run->held_bytes();
+    REQUIRE(solved > created);
+    auto with = [&](std::uint64_t budget) {
+        weir::ifds::resident_options o;
+        o.memory_budget = budget;
+        return solver_t::create(d, L, o);
+    };
+    // Exactly enough: the same values.
+    {
+        auto s = with(solved);
+        if (!s) FAIL(s.error().what());
+        auto out = s->solve();
+        if (!out) FAIL(out.error().what());
+        CHECK(out->result == expect);
+        CHECK(s->held_bytes() == solved);
+    }
+    // Enough for the graphs and tables, not for the jump functions: the solve fails, naming them.
+    {
+        auto s = with(solved - 1);
+        if (s) {
+            auto out = s->solve();
+            REQUIRE_FALSE(out.has_value());
+            CHECK(out.error().code() == vyre::error_code::out_of_memory);
+            CHECK_THAT(out.error().message(), Catch::Contains("memory budget of " + std::to_string(solved - 1)));
+        } else {
+            CHECK(s.error().code() == vyre::error_code::out_of_memory);
+        }
+        auto t = with(created);
+        if (!t) FAIL(t.error().what());
+        auto out = t->solve();
+        REQUIRE_FALSE(out.has_value());
+        CHECK(out.error().code() == vyre::error_code::out_of_memory);
+        CHECK_THAT(out.error().message(), Catch::Contains("jump functions"));
+    }
+    // Too small for stage 2's tables: create fails, and frees what it took.
+    {
+        const auto live = b.resident_bytes();
+        auto s = with(created - 1);
+        REQUIRE_FALSE(s.has_value());
+        CHECK(s.error().code() == vyre::error_code::out_of_memory);
+        CHECK(b.resident_bytes() == live);
+    }
 }

@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (e.line < 1 || e.line > last_line_of(text) || e.message.empty())
                 vyre_fuzz::fail("ifds_load", "an .ide load error without a sane line or message", e.what());
         } else if (p->graph.nodes.size() <= 256 && p->graph.facts.size() <= 16) {
-            const auto host = weir::ide::tabulation_solver<weir::ide::linear>(*p).solve();
+            const auto host = weir::ide::tabulation_solver<weir::ide::linear>(*p).solve().value();
             vyre::cpu_ref backend;
             weir::vyre_resident_ifds<vyre::cpu_ref> d(backend);
             const auto L = weir::ide::make_layout(*p);

@@ -60,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         weir::llvm::lca_analysis a(prog);
         auto compiled = weir::llvm::compile_ide_problem(prog, a);
         if (compiled.problem.graph.nodes.size() > 4096) return 0;  // (the host IDE solver's maps: keep a run short)
-        const auto s = weir::ide::tabulation_solver<weir::ide::linear>(compiled.problem).solve();
+        const auto s = weir::ide::tabulation_solver<weir::ide::linear>(compiled.problem).solve().value();
         weir::llvm::analysis_context cx(prog, compiled.facts);
         const auto values = a.values(cx, s);
         for (std::size_t k = 1; k < values.size(); ++k)

@@ -193,7 +193,7 @@ TEST_CASE("ide tabulation: equals the spec's equations on random problems", "[id
     for (std::uint64_t seed = 0; seed < 300; ++seed) {
         INFO("seed " << seed);
         const auto pb = test::small_ide_problem(seed);
-        const auto got = ide::tabulation_solver<L>(pb).solve();
+        const auto got = ide::tabulation_solver<L>(pb).solve().value();
         const auto want = spec_fixpoint(pb);
         if (!(got == want)) {
             FAIL_CHECK("got\n" << ide::format_solution(pb.graph, got) << "want\n" << ide::format_solution(pb.graph, want));
@@ -230,7 +230,7 @@ TEST_CASE("ide tabulation: a constant through a call in two contexts stays conte
     h.p.graph.ctrflows[c1] = kill_x;
     h.p.graph.ctrflows[c2] = kill_x;
     h.seed(ms, 0, L::bottom_value());
-    const auto s = ide::tabulation_solver<L>(h.p).solve();
+    const auto s = ide::tabulation_solver<L>(h.p).solve().value();
     CHECK(h.value_at(s, c1, x) == L::constant_value(1));
     CHECK(h.value_at(s, r1, x) == L::constant_value(11));
     CHECK(h.value_at(s, r2, x) == L::constant_value(12));  // not 11 ⊔ 12: the return matches its call
@@ -255,7 +255,7 @@ TEST_CASE("ide tabulation: recursion reaches a fixed point, seed values flow in"
     h.p.graph.ctrflows[c] = kill_x;
     h.flow(r, fe, ifds::flow_function::id(), {{x, x, L::affine(-1, 0)}});  // negate on the way back
     h.seed(fs, x, L::constant_value(5));
-    const auto s = ide::tabulation_solver<L>(h.p).solve();
+    const auto s = ide::tabulation_solver<L>(h.p).solve().value();
     CHECK(h.value_at(s, fs, x) == L::constant_value(5));
     CHECK(h.value_at(s, fe, x) == L::bottom_value());  // 5 and -5 both reach the exit
     CHECK(s == spec_fixpoint(h.p));
@@ -278,9 +278,21 @@ TEST_CASE("ide tabulation: the summary is formed before it is composed with the 
     h.p.graph.ctrflows[c] = kill_x;
     h.flow(gs, ge, ifds::flow_function::id(), {{x, x, L::affine(4, 0)}});
     h.seed(ms, 0, L::bottom_value());
-    const auto s = ide::tabulation_solver<L>(h.p).solve();
+    const auto s = ide::tabulation_solver<L>(h.p).solve().value();
     CHECK(h.value_at(s, gs, x) == L::constant_value(0));
     CHECK(h.value_at(s, ge, x) == L::constant_value(0));
     CHECK(h.value_at(s, me, x) == L::bottom_value());
     CHECK(s == spec_fixpoint(h.p));
+}
+
+TEST_CASE("ide tabulation: the memory budget", "[ide][tabulation][budget]") {
+    const auto pb = test::small_ide_problem(7);
+    const auto free_run = ide::tabulation_solver<L>(pb).solve().value();
+    auto tiny = ide::tabulation_solver<L>(pb, {.memory_budget = 64}).solve();
+    REQUIRE_FALSE(tiny.has_value());
+    CHECK(tiny.error().code() == vyre::error_code::out_of_memory);
+    CHECK_THAT(tiny.error().message(), Catch::Contains("memory budget of 64"));
+    auto enough = ide::tabulation_solver<L>(pb, {.memory_budget = 64ull << 20}).solve();
+    REQUIRE(enough.has_value());
+    CHECK(*enough == free_run);
 }

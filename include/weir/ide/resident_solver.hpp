@@ -77,16 +77,20 @@ public:
     };
 
     /// Uploads the layout's graph and function tables; `L` must outlive the
-    /// solver. `opt` configures stage 1 (`memory_budget` is not supported
-    /// yet and is refused).
+    /// solver. `opt` configures stage 1; its `memory_budget` bounds both
+    /// stages together: stage 1's footprint (as `ifds::resident_solver`
+    /// counts it) plus stage 2's graph, tables, host values and jump
+    /// functions (`held_bytes()`). Past it, `create` or a solve fails with
+    /// `out_of_memory` before allocating what would not fit.
     static result<resident_solver> create(D& d, const layout<F>& L, ifds::resident_options opt = {}) {
-        VYRE_TRY(check_dispatcher(d, opt));
+        VYRE_TRY(check_dispatcher(d));
         const auto t0 = clock::now();
         auto reach = ifds::resident_solver<D>::create(d, L.graph, opt);
         if (!reach) return vyre::make_unexpected(reach.error());
+        VYRE_TRY(check_stage2(L, *reach, opt.memory_budget));
         auto full = ifds::resident_graph<D>::upload(d, L.graph, false);
         if (!full) return vyre::make_unexpected(full.error());
-        return assemble(d, L, std::move(*reach), std::move(*full), t0);
+        return assemble(d, L, std::move(*reach), std::move(*full), t0, opt.memory_budget);
     }
 
     /// The same with both resident graphs from `cache` (uploaded there when
@@ -95,21 +99,22 @@ public:
     /// `ifds_rows_solve`) and the full one stage 2 reads.
     static result<resident_solver> create(D& d, const layout<F>& L, ifds::resident_graph_cache<D>& cache,
                                           ifds::resident_options opt = {}) {
-        VYRE_TRY(check_dispatcher(d, opt));
+        VYRE_TRY(check_dispatcher(d));
         const auto t0 = clock::now();
         auto g = cache.get(d, L.graph);
         if (!g) return vyre::make_unexpected(g.error());
         auto reach = ifds::resident_solver<D>::create(d, L.graph, *g, opt);
         if (!reach) return vyre::make_unexpected(reach.error());
+        VYRE_TRY(check_stage2(L, *reach, opt.memory_budget));  // (a cached graph counts in full, shared or not)
         auto full = cache.get(d, L.graph, false);
         if (!full) return vyre::make_unexpected(full.error());
-        return assemble(d, L, std::move(*reach), std::move(*full), t0);
+        return assemble(d, L, std::move(*reach), std::move(*full), t0, opt.memory_budget);
     }
 
     resident_solver(resident_solver&& o) noexcept
         : d_(o.d_), L_(o.L_), reach_(std::move(o.reach_)), graph_(std::move(o.graph_)), program_(std::move(o.program_)),
           bufs_(std::move(o.bufs_)), seeds_(std::move(o.seeds_)), seed_words_(o.seed_words_), jf_(o.jf_),
-          jf_bytes_(o.jf_bytes_), upload_seconds_(o.upload_seconds_) {
+          jf_bytes_(o.jf_bytes_), upload_seconds_(o.upload_seconds_), budget_(o.budget_), fixed_bytes_(o.fixed_bytes_) {
         o.bufs_.clear();
         o.jf_bytes_ = 0;
     }
@@ -155,18 +160,19 @@ public:
         return outs;
     }
 
+    /// Bytes both stages hold now, as `memory_budget` counts them: stage 1's
+    /// (`ifds::resident_solver::held_bytes`), stage 2's graph and tables, the
+    /// host copy of the values and the jump-function slots.
+    std::uint64_t held_bytes() const { return reach_.held_bytes() + fixed_bytes_ + jf_bytes_; }
+
     /// The dispatch that stage 2 runs (its buffers named as the op's arguments).
     const vyre::ir::program& program() const { return program_; }
 
 private:
     using clock = std::chrono::steady_clock;
 
-    static result<void> check_dispatcher(const D& d, const ifds::resident_options& opt) {
+    static result<void> check_dispatcher(const D& d) {
         VYRE_TRY(ops::register_ide_ops<F>());
-        if (opt.memory_budget != 0)
-            return vyre::fail(vyre::error_code::unsupported,
-                              "ide::resident_solver: a memory budget is not supported for IDE yet",
-                              "leave resident_options::memory_budget at 0");
         if (!runs_ide_solve<F>(d))
             return vyre::fail(vyre::error_code::unsupported,
                               "ide::resident_solver: this dispatcher (" + std::string(d.backend_id()) +
@@ -176,9 +182,42 @@ private:
         return {};
     }
 
+    /// Stage 2's bytes besides the jump functions: the full graph, its own
+    /// buffers (function tables, bitset, seeds, values, counters) and the
+    /// host copy of the values that a solve downloads.
+    static std::uint64_t stage2_fixed_bytes(const layout<F>& L) {
+        const ifds::layout& G = L.graph;
+        constexpr std::uint64_t V = F::encoded_value_words;
+        auto words = [](std::uint64_t n) { return std::max<std::uint64_t>(n, 1); };
+        std::uint64_t w = 0;
+        for (const auto* t : ifds::detail::graph_tables(G)) w += words(t->size());
+        for (const auto* t : {&L.intra_fn, &L.call_fn, &L.rcall_fn, &L.ret_fn, &L.functions}) w += words(t->size());
+        w += words(G.pe_words) + words(G.seed_node.size() * (2 + V)) + 4;
+        w += 2 * words(std::uint64_t(G.num_rows) * V);  // resident values and their host copy
+        return 4 * w;
+    }
+
+    /// Fails with `out_of_memory` when `more` bytes on top of `held` would
+    /// pass `budget` (0: none); `what` names them.
+    static result<void> fits(std::uint64_t held, std::uint64_t more, std::uint64_t budget, const std::string& what) {
+        if (budget == 0 || (more <= budget && held <= budget - more)) return {};
+        return vyre::fail(vyre::error_code::out_of_memory,
+                          "ide::resident_solver: " + what + " need " + std::to_string(more) + " bytes on top of " +
+                              std::to_string(held) + " held, past the memory budget of " + std::to_string(budget),
+                          "raise resident_options::memory_budget (weir solve --memory-budget), or split the problem");
+    }
+
+    /// Stage 2's graph and tables within the budget, next to stage 1's solver.
+    static result<void> check_stage2(const layout<F>& L, const ifds::resident_solver<D>& reach, std::uint64_t budget) {
+        return fits(reach.held_bytes(), stage2_fixed_bytes(L), budget, "stage 2's graph, tables and values");
+    }
+
     static result<resident_solver> assemble(D& d, const layout<F>& L, ifds::resident_solver<D> reach,
-                                            std::shared_ptr<ifds::resident_graph<D>> full, clock::time_point t0) {
+                                            std::shared_ptr<ifds::resident_graph<D>> full, clock::time_point t0,
+                                            std::uint64_t budget) {
         resident_solver s(d, L, std::move(reach));
+        s.budget_ = budget;
+        s.fixed_bytes_ = stage2_fixed_bytes(L);
         s.graph_ = std::move(full);
         VYRE_TRY(s.upload_tables());
         VYRE_TRY(weir::prepare(d, s.program_));
@@ -201,7 +240,11 @@ private:
         for (std::uint32_t w : pe) edges += std::popcount(w);
         // stage 2: the bitset and seeds up, the jump-function slots sized to the path edges
         auto t0 = clock::now();
-        VYRE_TRY(ensure_jf(std::max<std::uint64_t>(edges, 1) * F::encoded_words * 4));
+        const std::uint64_t jf_need = std::max<std::uint64_t>(edges, 1) * F::encoded_words * 4;
+        if (jf_need > jf_bytes_)
+            VYRE_TRY(fits(reach_.held_bytes() + fixed_bytes_, jf_need, budget_,
+                          "the jump functions of " + std::to_string(edges) + " path edges"));
+        VYRE_TRY(ensure_jf(jf_need));
         const std::uint32_t no_words = 0;  // (an empty bitset: its buffer holds one word)
         VYRE_TRY(d_->upload(bufs_[pe_buf], as_bytes(pe.empty() ? std::span<const std::uint32_t>(&no_words, 1)
                                                                 : std::span<const std::uint32_t>(pe))));
@@ -360,6 +403,8 @@ private:
     resource jf_{};
     std::uint64_t jf_bytes_ = 0;
     double upload_seconds_ = 0;
+    std::uint64_t budget_ = 0;       ///< resident_options::memory_budget (0: none)
+    std::uint64_t fixed_bytes_ = 0;  ///< stage2_fixed_bytes(L)
 };
 
 } // namespace weir::ide

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <new>
 #include <stdexcept>
 #include <span>
 #include <string>
@@ -30,6 +31,7 @@
 #include <vyre/core/result.hpp>
 
 #include <weir/ide/problem.hpp>
+#include <weir/ifds/tabulation_solver.hpp>
 #include <weir/ide/solution.hpp>
 
 namespace weir::ide {
@@ -64,7 +66,23 @@ bool join_into(Map& m, const Key& k, const T& x, Join join) {
     return true;
 }
 
+/// Bytes one entry of a node-based hash table of `Entry` holds: the entry,
+/// the node's link and cached hash, and its bucket pointer.
+template <class Entry>
+inline constexpr std::uint64_t hash_entry_bytes = sizeof(Entry) + 3 * sizeof(void*);
+
 } // namespace detail
+
+/// Options of the IDE tabulation solver.
+struct tabulation_options {
+    /// Bytes the solver's tables may hold (0: no limit): the jump functions,
+    /// the worklist at its longest, the callers of each context, the entry
+    /// values, the call sites each context reaches and the solution, each
+    /// counted as its entries times their size (a hash table's entry with
+    /// its node and bucket overhead, `detail::hash_entry_bytes`). Past it a
+    /// solve fails with `out_of_memory` and returns nothing.
+    std::uint64_t memory_budget = 0;
+};
 
 /// The exact host IDE solver over family `F` (see the file comment).
 template <edge_function_family F>
@@ -76,7 +94,8 @@ public:
     /// Prepares to solve `pb` (kept by reference: it must outlive the solver).
     /// Throws `std::invalid_argument` when the edge-function lists do not
     /// match the graph (see `problem::fill_defaults`).
-    explicit tabulation_solver(const problem<F>& pb) : pb_(pb), g_(pb.graph) {
+    explicit tabulation_solver(const problem<F>& pb, tabulation_options opt = {})
+        : pb_(pb), g_(pb.graph), budget_(opt.memory_budget) {
         if (pb.flow_functions.size() != g_.flows.size() || pb.call_functions.size() != g_.calls.size() ||
             pb.return_functions.size() != g_.calls.size() || pb.seed_values.size() != g_.seeds.size())
             throw std::invalid_argument("ide::tabulation_solver: the edge-function lists do not match the graph "
@@ -89,12 +108,24 @@ public:
         for (const auto& p : g_.procs) is_exit_[p.exit] = 1;
     }
 
-    /// Solves: both phases, then every value. Never fails on a well-formed
-    /// problem (what the loader and the builder make).
-    solution<F> solve() {
-        jump_functions();
-        values();
-        return collect();
+    /// Solves: both phases, then every value (once per solver). On a
+    /// well-formed problem (what the loader and the builder make) it fails
+    /// only with `out_of_memory`: past `tabulation_options::memory_budget`,
+    /// or when the host runs out.
+    vyre::result<solution<F>> solve() {
+        try {
+            jump_functions();
+            values();
+            return collect();
+        } catch (const ifds::memory_budget_exceeded& e) {
+            return vyre::fail(vyre::error_code::out_of_memory,
+                              "ide::tabulation_solver: the solve needs more than " + std::to_string(e.needed) +
+                                  " bytes, past its memory budget of " + std::to_string(e.budget),
+                              "raise tabulation_options::memory_budget");
+        } catch (const std::bad_alloc&) {
+            return vyre::fail(vyre::error_code::out_of_memory, "ide::tabulation_solver: the host ran out of memory",
+                              "set tabulation_options::memory_budget below the free memory");
+        }
     }
 
 private:
@@ -103,7 +134,18 @@ private:
     // ---- phase 1: jump functions -------------------------------------------------
     void propagate(fact_id d0, node_id n, fact_id d, const function& f) {
         if (f == F::top()) return;
-        if (detail::join_into(jf_, key{d0, n, d}, f, F::join)) work_.push_back(key{d0, n, d});
+        const std::size_t before = jf_.size();
+        if (detail::join_into(jf_, key{d0, n, d}, f, F::join)) {
+            work_.push_back(key{d0, n, d});
+            if (work_.size() > longest_work_) longest_work_ = work_.size(), charge(sizeof(key));
+        }
+        if (jf_.size() != before) charge(detail::hash_entry_bytes<std::pair<const key, function>>);
+    }
+
+    /// Counts `bytes` more held; past the budget, throws `memory_budget_exceeded`.
+    void charge(std::uint64_t bytes) {
+        held_ += bytes;
+        if (budget_ != 0 && held_ > budget_) throw ifds::memory_budget_exceeded{held_, budget_};
     }
 
     function jf(fact_id d0, node_id n, fact_id d) const {
@@ -140,7 +182,8 @@ private:
             ifds::for_each_target(c.callflow, k.d, [&](fact_id d3) {
                 propagate(d3, start, d3, F::identity());
                 const std::uint64_t ctx = context_key(c.callee, d3);
-                incoming_[ctx].insert(incoming_entry{ce, k.d, k.d0});
+                if (incoming_[ctx].insert(incoming_entry{ce, k.d, k.d0}).second)
+                    charge(detail::hash_entry_bytes<incoming_entry>);
                 const function f_call = function_of<F>(pb_.call_functions[ce], k.d, d3);
                 for (fact_id d4 : exit_facts_[ctx])
                     apply_summary(ce, k.d0, j, f_call, jf(d3, exit, d4), d4);
@@ -189,13 +232,18 @@ private:
         std::unordered_map<std::uint64_t, std::vector<std::pair<node_id, fact_id>>> sites_of;
         for (const auto& [k, f] : jf_) {
             const proc_id p = g_.nodes[k.n].proc;
-            if (!site_calls_[k.n].empty()) sites_of[context_key(p, k.d0)].push_back({k.n, k.d});
+            if (!site_calls_[k.n].empty()) {
+                sites_of[context_key(p, k.d0)].push_back({k.n, k.d});
+                charge(sizeof(std::pair<node_id, fact_id>));
+            }
             if (k.n == g_.procs[p].start && k.d0 == k.d) contexts_of_[p].push_back(k.d0);
         }
         std::deque<std::uint64_t> work;
         auto raise = [&](proc_id p, fact_id d0, const value& v) {
             const value x = d0 == zero_fact ? F::bottom_value() : v;  // the zero fact's value is bottom
+            const std::size_t before = entry_.size();
             if (detail::join_into(entry_, context_key(p, d0), x, F::join_values)) work.push_back(context_key(p, d0));
+            if (entry_.size() != before) charge(detail::hash_entry_bytes<std::pair<const std::uint64_t, value>> + 8);
         };
         for (std::size_t i = 0; i < g_.seeds.size(); ++i)
             raise(g_.nodes[g_.seeds[i].node].proc, g_.seeds[i].fact, pb_.seed_values[i]);
@@ -233,7 +281,8 @@ private:
         return v;
     }
 
-    solution<F> collect() const {
+    solution<F> collect() {
+        charge(jf_.size() * sizeof(std::pair<fact_id, value>));  // at most one entry per jump function
         solution<F> s;
         s.at.resize(g_.nodes.size());
         std::unordered_set<std::uint64_t> seen;
@@ -276,6 +325,9 @@ private:
     std::unordered_map<std::uint64_t, std::vector<fact_id>> exit_facts_;  ///< by context: facts reached at the exit
     std::unordered_map<proc_id, std::vector<fact_id>> contexts_of_;
     std::unordered_map<std::uint64_t, value> entry_;                      ///< by context
+    std::uint64_t budget_ = 0;        ///< tabulation_options::memory_budget
+    std::uint64_t held_ = 0;          ///< bytes counted against it
+    std::size_t longest_work_ = 0;    ///< the worklist's longest length so far
 };
 
 } // namespace weir::ide

@@ -248,6 +248,12 @@ public:
 
 private:
 
+public:
+    /// Bytes the solver holds now, as `resident_options::memory_budget`
+    /// counts them (its graph, bitset, frontiers and the result's host bitset).
+    std::uint64_t held_bytes() const { return held_; }
+
+private:
     /// Words of the resident path-edge bitset (at least one).
     std::uint64_t resident_bitset_words() const { return std::max<std::uint32_t>(graph_->bitset_words(), 1); }
 
