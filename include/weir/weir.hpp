@@ -7,7 +7,7 @@
 ///   the tabulation and resident solvers, witnesses;
 /// - ifds/ops/: weir's extension ops (registered with vyre when included);
 /// - ide/: IDE: edge-function families (`linear`), the problem model, the
-///   `.ide` loader and printer, the host tabulation solver, the layout and
+///   builder, the `.ide` loader and printer, the host tabulation solver, the layout and
 ///   the resident solver (with its op, ide/ops/).
 
 #include <weir/core/resident_dispatch.hpp>
@@ -30,6 +30,7 @@
 #include <weir/ide/edge_function_family.hpp>
 #include <weir/ide/linear.hpp>
 #include <weir/ide/problem.hpp>
+#include <weir/ide/builder.hpp>
 #include <weir/ide/format.hpp>
 #include <weir/ide/solution.hpp>
 #include <weir/ide/tabulation_solver.hpp>

@@ -98,21 +98,9 @@ public:
     std::map<std::uint64_t, typename F::value> seeds;                     ///< by (NODE, FACT)
 
 private:
-    /// The statement's terms with functions, each pair joined with the
-    /// identity where another of the statement's terms relates it without one.
+    /// The statement's terms with functions, joined as the spec says (`detail::join_written_terms`).
     edge_terms<F> joined(const ifds::flow_function& f) {
-        edge_terms<F> out = pending_;
-        for (const auto& t : pending_) {
-            std::size_t relating = 0, with_function = 0;
-            if (t.from == t.to && ifds::identity_keeps(f, t.from)) ++relating;
-            if (t.from == zero_fact) relating += static_cast<std::size_t>(std::count(f.gen.begin(), f.gen.end(), t.to));
-            relating += static_cast<std::size_t>(
-                std::count(f.pairs.begin(), f.pairs.end(), std::pair<fact_id, fact_id>(t.from, t.to)));
-            for (const auto& u : pending_) with_function += u.from == t.from && u.to == t.to;
-            if (relating > with_function) out.push_back({t.from, t.to, F::identity()});
-        }
-        // (an identity term may have been added once per repeated pair: joining is idempotent)
-        canonicalize<F>(out);
+        edge_terms<F> out = join_written_terms<F>(std::move(pending_), f);
         pending_.clear();
         return out;
     }

@@ -65,6 +65,34 @@ void canonicalize(edge_terms<F>& terms) {
     terms.resize(w);
 }
 
+namespace detail {
+
+/// The edge functions of a flow function as its terms were written (`=EF`
+/// terms, `written`), in the canonical form `problem` keeps: each pair's
+/// functions joined, and joined with the identity where a term of `f`
+/// without a function (`id`, a plain `gen:` or `a>b`) relates the pair too
+/// (spec ide-format.md: terms relating the same pair join). `f` is the flow
+/// function as written, before any sorting or deduplication.
+template <edge_function_family F>
+edge_terms<F> join_written_terms(edge_terms<F> written, const ifds::flow_function& f) {
+    const std::size_t n = written.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const edge_term<F> t = written[i];
+        std::size_t relating = 0, with_function = 0;
+        if (t.from == t.to && ifds::identity_keeps(f, t.from)) ++relating;
+        if (t.from == zero_fact) relating += static_cast<std::size_t>(std::count(f.gen.begin(), f.gen.end(), t.to));
+        relating += static_cast<std::size_t>(
+            std::count(f.pairs.begin(), f.pairs.end(), std::pair<fact_id, fact_id>(t.from, t.to)));
+        for (std::size_t j = 0; j < n; ++j) with_function += written[j].from == t.from && written[j].to == t.to;
+        if (relating > with_function) written.push_back({t.from, t.to, F::identity()});
+    }
+    // (an identity term may have been added once per repeated pair: joining is idempotent)
+    canonicalize<F>(written);
+    return written;
+}
+
+} // namespace detail
+
 /// An IDE problem over family `F`.
 template <edge_function_family F>
 struct problem {
