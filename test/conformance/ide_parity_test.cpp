@@ -60,6 +60,17 @@ void check_parity(B& backend, const weir::ide::problem<linear>& pb, std::uint64_
     }
 }
 
+/// A backend, its dispatcher, and a generated problem with its layout.
+template <class B>
+struct resident_case {
+    B b;
+    weir::vyre_resident_ifds<B> d{b};
+    weir::ide::problem<linear> pb;
+    weir::ide::layout<linear> L;
+    resident_case(std::uint64_t seed, std::uint64_t size)
+        : pb(weir::test::random_ide_problem(seed, weir::test::larger_options(size))), L(weir::ide::make_layout(pb)) {}
+};
+
 } // namespace
 
 TEMPLATE_LIST_TEST_CASE("resident IDE solver equals tabulation on generated problems", "[ide][parity]", backend_list) {
@@ -87,13 +98,13 @@ TEMPLATE_LIST_TEST_CASE("resident IDE solver equals tabulation on the hand-writt
 
 TEMPLATE_LIST_TEST_CASE("resident IDE solver: batches of seed sets with values, and a shared graph cache", "[ide][resident]",
                         backend_list) {
-    TestType b;
-    weir::vyre_resident_ifds<TestType> d(b);
-    const auto pb = weir::test::random_ide_problem(4242, weir::test::larger_options(12));
-    const auto L = weir::ide::make_layout(pb);
+    resident_case<TestType> c(4242, 12);
+    auto& d = c.d;
+    const auto& pb = c.pb;
+    const auto& L = c.L;
     if (!runs_ide(d, L)) return;
-    weir::ifds::resident_graph_cache<decltype(d)> cache;
-    auto solver = weir::ide::resident_solver<linear, decltype(d)>::create(d, L, cache);
+    weir::ifds::resident_graph_cache<decltype(c.d)> cache;
+    auto solver = weir::ide::resident_solver<linear, decltype(c.d)>::create(d, L, cache);
     if (!solver) FAIL(solver.error().what());
     // Seed sets: each start node with its zero fact, or a fact of its procedure with a value.
     std::vector<weir::ide::seed_set<linear>> sets;
@@ -130,7 +141,7 @@ TEMPLATE_LIST_TEST_CASE("resident IDE solver: batches of seed sets with values, 
     CHECK(solver->solve()->result == weir::ide::tabulation_solver<linear>(pb).solve().value());
     // a second solver of the same layout takes both graphs from the cache
     const auto misses = cache.stats().misses;
-    auto again = weir::ide::resident_solver<linear, decltype(d)>::create(d, L, cache);
+    auto again = weir::ide::resident_solver<linear, decltype(c.d)>::create(d, L, cache);
     if (!again) FAIL(again.error().what());
     CHECK(cache.stats().misses == misses);
     CHECK(cache.stats().hits >= 2);
@@ -159,13 +170,14 @@ TEST_CASE("ide::make_layout refuses an edge that carries top", "[ide][layout]") 
 
 TEMPLATE_LIST_TEST_CASE("resident IDE solver: the memory budget bounds both stages", "[ide][resident][budget]",
                         backend_list) {
-    TestType b;
-    weir::vyre_resident_ifds<TestType> d(b);
-    const auto pb = weir::test::random_ide_problem(77, weir::test::larger_options(20));
-    const auto L = weir::ide::make_layout(pb);
+    resident_case<TestType> c(77, 20);
+    auto& b = c.b;
+    auto& d = c.d;
+    const auto& L = c.L;
     if (!runs_ide(d, L)) return;
+    const auto& pb = c.pb;
     const auto expect = weir::ide::tabulation_solver<linear>(pb).solve().value();
-    using solver_t = weir::ide::resident_solver<linear, decltype(d)>;
+    using solver_t = weir::ide::resident_solver<linear, decltype(c.d)>;
     // Unbounded: what the solver holds after create, and after a solve (the jump functions too).
     auto free_run = solver_t::create(d, L);
     if (!free_run) FAIL(free_run.error().what());

@@ -97,47 +97,49 @@ TEST_CASE("ide builder: plain IFDS flow functions carry the identity", "[ide][bu
     CHECK(p->seed_values == std::vector<L::value>{L::bottom_value()});
 }
 
+namespace {
+
+/// The error of a builder with fact x (call 1) and procedure main (call 2)
+/// after `more` (calls 3 and on: `more(b, x, main)`); REQUIREs one.
+template <class More>
+ifds::build_error error_after(More more) {
+    ide::problem_builder<L> b;
+    const auto x = b.fact("x");
+    const auto m = b.proc("main", "s", "e");
+    more(b, x, m);
+    auto p = b.finish();
+    REQUIRE_FALSE(p);
+    return p.error();
+}
+
+} // namespace
+
 TEST_CASE("ide builder: errors in call order, a top edge function among them", "[ide][builder]") {
-    SECTION("top") {
-        ide::problem_builder<L> b;
-        const auto x = b.fact("x");                                       // 1
-        const auto m = b.proc("main", "s", "e");                          // 2
-        b.flow(b.start_of(m), b.exit_of(m), E::id().pair(x, x, L::top()));  // 3
-        b.seed(b.start_of(m), 0);                                         // 4
-        auto p = b.finish();
-        REQUIRE_FALSE(p);
-        CHECK(p.error().statement == 3);
-        CHECK_THAT(p.error().message, Catch::Contains("may not be `top`"));
+    auto top_flow = [](auto& b, auto x, auto m) { b.flow(b.start_of(m), b.exit_of(m), E::id().pair(x, x, L::top())); };
+    SECTION("top, whether or not an IFDS rule is broken after it") {
+        for (const bool bad_seed_after : {false, true}) {
+            const auto e = error_after([&](auto& b, auto x, auto m) {
+                top_flow(b, x, m);                                              // 3
+                b.seed(bad_seed_after ? b.exit_of(m) : b.start_of(m), 0);      // 4
+            });
+            CHECK(e.statement == 3);
+            CHECK_THAT(e.message, Catch::Contains("may not be `top`"));
+        }
     }
     SECTION("an IFDS rule broken before the top function comes first") {
-        ide::problem_builder<L> b;
-        const auto x = b.fact("x");                                       // 1
-        const auto m = b.proc("main", "s", "e");                          // 2
-        b.seed(b.exit_of(m), 0);                                          // 3: not a start node
-        b.flow(b.start_of(m), b.exit_of(m), E::id().pair(x, x, L::top()));  // 4
-        auto p = b.finish();
-        REQUIRE_FALSE(p);
-        CHECK(p.error().statement == 3);
-    }
-    SECTION("an IFDS rule broken after it comes second") {
-        ide::problem_builder<L> b;
-        const auto x = b.fact("x");                                       // 1
-        const auto m = b.proc("main", "s", "e");                          // 2
-        b.flow(b.start_of(m), b.exit_of(m), E::id().pair(x, x, L::top()));  // 3
-        b.seed(b.exit_of(m), 0);                                          // 4
-        auto p = b.finish();
-        REQUIRE_FALSE(p);
-        CHECK(p.error().statement == 3);
+        const auto e = error_after([&](auto& b, auto x, auto m) {
+            b.seed(b.exit_of(m), 0);  // 3: not a start node
+            top_flow(b, x, m);        // 4
+        });
+        CHECK(e.statement == 3);
+        CHECK_THAT(e.message, !Catch::Contains("top"));
     }
     SECTION("the IFDS rules, with the IFDS builder's numbering") {
-        ide::problem_builder<L> b;
-        const auto x = b.fact("x");                                  // 1
-        const auto m = b.proc("main", "s", "e");                     // 2
-        b.flow(b.start_of(m), b.exit_of(m), E::id().pair(x, 0));     // 3: a pair into the zero fact
-        b.seed(b.start_of(m), 0);                                    // 4
-        auto p = b.finish();
-        REQUIRE_FALSE(p);
-        CHECK(p.error().statement == 3);
-        CHECK_THAT(p.error().what(), Catch::Contains("statement 3"));
+        const auto e = error_after([&](auto& b, auto x, auto m) {
+            b.flow(b.start_of(m), b.exit_of(m), E::id().pair(x, 0));  // 3: a pair into the zero fact
+            b.seed(b.start_of(m), 0);                                 // 4
+        });
+        CHECK(e.statement == 3);
+        CHECK_THAT(e.what(), Catch::Contains("statement 3"));
     }
 }

@@ -53,17 +53,9 @@ struct eff {
     /// The empty list: only `0 → 0`.
     static eff none() { return eff(); }
     /// `kill:` facts (removed from `id`; they take no function).
-    eff kill(std::initializer_list<fact_id> facts) const {
-        eff r = *this;
-        r.fn.kill.insert(r.fn.kill.end(), facts.begin(), facts.end());
-        return r;
-    }
+    eff kill(std::initializer_list<fact_id> facts) const { return with(ifds::ff{fn}.kill(facts)); }
     /// `gen:` facts with the identity.
-    eff gen(std::initializer_list<fact_id> facts) const {
-        eff r = *this;
-        r.fn.gen.insert(r.fn.gen.end(), facts.begin(), facts.end());
-        return r;
-    }
+    eff gen(std::initializer_list<fact_id> facts) const { return with(ifds::ff{fn}.gen(facts)); }
     /// `gen:a,b=EF`: each fact generated with function `f` (from the zero fact's value, bottom).
     eff gen(std::initializer_list<fact_id> facts, const function& f) const {
         eff r = gen(facts);
@@ -71,15 +63,19 @@ struct eff {
         return r;
     }
     /// The pair `from > to` with the identity.
-    eff pair(fact_id from, fact_id to) const {
-        eff r = *this;
-        r.fn.pairs.emplace_back(from, to);
-        return r;
-    }
+    eff pair(fact_id from, fact_id to) const { return with(ifds::ff{fn}.pair(from, to)); }
     /// The pair `from > to` with function `f` (`from>to=EF`).
     eff pair(fact_id from, fact_id to, const function& f) const {
         eff r = pair(from, to);
         r.terms.push_back({from, to, f});
+        return r;
+    }
+
+private:
+    /// This function's edge functions on relation `g`.
+    eff with(ifds::ff g) const {
+        eff r = *this;
+        r.fn = std::move(g.fn);
         return r;
     }
 };
