@@ -76,11 +76,6 @@ bool write_problem(progress& bar, const std::string& path, const std::string& te
 /// on `backend`, its constant values by source line.
 int run_lca(progress& bar, const weir::llvm::load_options& load, const weir::llvm::analyze_options& opt,
             const std::string& backend, bool json, bool stats, const std::string& emit) {
-    if (backend == "cuda") {
-        std::cerr << "weir: --analysis lca is an IDE analysis, and IDE does not run on cuda yet: use --backend cpu, "
-                     "cpu-ref or tabulation\n";
-        return exit_invalid;
-    }
     auto t = std::chrono::steady_clock::now();
     bar.phase("loading IR");
     ::llvm::LLVMContext ctx;

@@ -175,15 +175,16 @@ vyre::result<std::vector<std::uint32_t>> weir_cli::solve_layout(const layout& L,
     return solve_resident<vyre::cpu_ref>(L, memory_budget, st);
 }
 
-/// Solves an IDE layout on a resident vyre backend.
-template <class B>
-static vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_resident(const weir::ide::layout<weir::ide::linear>& L,
-                                                                              std::string& stats, std::uint64_t memory_budget) {
-    B backend;
-    weir::vyre_resident_ifds<B> d(backend);
+/// Solves an IDE layout with stage 1 on `d` and stage 2 on `s` (the same
+/// dispatcher on the host backends; on cuda, a host one: see
+/// weir/ide/resident_solver.hpp).
+template <class D, class S>
+static vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_on(D& d, S& s,
+                                                                        const weir::ide::layout<weir::ide::linear>& L,
+                                                                        std::string& stats, std::uint64_t memory_budget) {
     resident_options opt;
     opt.memory_budget = memory_budget;
-    auto solver = weir::ide::resident_solver<weir::ide::linear, weir::vyre_resident_ifds<B>>::create(d, L, opt);
+    auto solver = weir::ide::resident_solver<weir::ide::linear, D, S>::create(d, s, L, opt);
     if (!solver) return vyre::make_unexpected(solver.error());
     auto out = solver->solve();
     if (!out) return vyre::make_unexpected(out.error());
@@ -195,6 +196,15 @@ static vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_resident(c
     return std::move(out->result);
 }
 
+/// Solves an IDE layout on a resident vyre host backend (both stages).
+template <class B>
+static vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_resident(const weir::ide::layout<weir::ide::linear>& L,
+                                                                              std::string& stats, std::uint64_t memory_budget) {
+    B backend;
+    weir::vyre_resident_ifds<B> d(backend);
+    return solve_ide_on(d, d, L, stats, memory_budget);
+}
+
 vyre::result<weir::ide::solution<weir::ide::linear>> weir_cli::solve_ide(const weir::ide::problem<weir::ide::linear>& pb,
                                                                         const std::string& backend, std::string& stats,
                                                                         std::uint64_t memory_budget) {
@@ -204,13 +214,22 @@ vyre::result<weir::ide::solution<weir::ide::linear>> weir_cli::solve_ide(const w
         stats += " t_solve=" + std::to_string(seconds_since(t0));
         return s;
     }
-    if (backend == "cuda")
-        return vyre::fail(vyre::error_code::unsupported,
-                          "IDE does not run on cuda yet (its second stage is a host op, with no IR kernels for a GPU "
-                          "so far)",
-                          "use --backend cpu, cpu-ref or tabulation");
     const auto L = weir::ide::make_layout(pb);
     stats += " t_layout=" + std::to_string(seconds_since(t0));
+#ifdef VYRE_WITH_CUDA
+    if (backend == "cuda") {
+        // Reachability on the GPU; the IDE phases (no IR kernels for them yet) on the host's cpu backend.
+        vyre::cuda gpu;
+        vyre::cpu host;
+        weir::vyre_resident_ifds<vyre::cuda> d(gpu);
+        weir::vyre_resident_ifds<vyre::cpu> h(host);
+        stats += " ide_stage2=cpu";
+        return solve_ide_on(d, h, L, stats, memory_budget);
+    }
+#endif
+    if (backend == "cuda")
+        return vyre::fail(vyre::error_code::unsupported, "backend 'cuda' is not available in this build",
+                          "use --backend cpu, cpu-ref or tabulation");
     return backend == "cpu" ? solve_ide_resident<vyre::cpu>(L, stats, memory_budget)
                             : solve_ide_resident<vyre::cpu_ref>(L, stats, memory_budget);
 }
@@ -283,13 +302,9 @@ int print_witnesses(const problem& pb, const layout& L, const std::vector<std::p
 }
 
 /// `weir solve` on an `ide 1 linear` file: the resident IDE solver on `cpu`
-/// and `cpu-ref`, the host one on `tabulation` (not on `cuda` yet).
+/// and `cpu-ref`, on `cuda` with its second stage on the host's `cpu`, the
+/// host one on `tabulation`.
 int cmd_solve_ide(const options& o) {
-    if (o.backend == "cuda") {
-        std::cerr << "weir: " << o.file << " is an IDE problem, and IDE does not run on cuda yet (its second stage "
-                  << "is a host op, with no IR kernels for a GPU so far): use --backend cpu, cpu-ref or tabulation\n";
-        return exit_invalid;
-    }
     auto t0 = std::chrono::steady_clock::now();
     auto pb = weir::ide::load_problem_file<weir::ide::linear>(o.file);
     if (!pb) {

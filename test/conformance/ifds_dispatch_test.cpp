@@ -32,6 +32,10 @@
 #include <vyre/ir/text.hpp>
 #include <vyre/ir/validate.hpp>
 #include <weir/core/vyre_resident_ifds.hpp>
+#include <weir/ide/layout.hpp>
+#include <weir/ide/linear.hpp>
+#include <weir/ide/resident_solver.hpp>
+#include <weir/ide/tabulation_solver.hpp>
 #include <weir/ifds/format.hpp>
 #include <weir/ifds/make_layout.hpp>
 #include <weir/core/resident_dispatch.hpp>
@@ -40,6 +44,7 @@
 #include <weir/ifds/solution.hpp>
 #include <weir/ifds/tabulation_solver.hpp>
 
+#include "support/ide_gen.hpp"
 #include "support/ifds_gen.hpp"
 
 #ifndef WEIR_TEST_DATA_DIR
@@ -908,4 +913,42 @@ TEST_CASE("scratch dispatcher: sequence fallbacks run steps in order, then the r
     REQUIRE_FALSE(r3.has_value());
     CHECK(r3.error().code() == vyre::error_code::invalid_program);
     REQUIRE(d.free(*v).has_value());
+}
+
+// ---- IDE with stage 2 on another dispatcher -------------------------------------------
+// scratch_dispatch runs no op, as `cuda` runs none: the IDE solver solves its
+// stage 1 there (IR kernels) and hands stage 2 to a host dispatcher.
+
+TEST_CASE("scratch dispatcher: IDE with stage 2 on a host dispatcher equals tabulation", "[ide][dispatch][parity]") {
+    using linear = weir::ide::linear;
+    vyre::cpu_ref host_backend;
+    weir::vyre_resident_ifds<vyre::cpu_ref> host(host_backend);
+    using solver_t = weir::ide::resident_solver<linear, scratch_dispatch, weir::vyre_resident_ifds<vyre::cpu_ref>>;
+    for (std::uint64_t seed = 0; seed < 40; ++seed) {
+        INFO("seed " << seed);
+        scratch_dispatch d;
+        const auto pb = weir::test::small_ide_problem(seed);
+        const auto L = weir::ide::make_layout(pb);
+        auto s = solver_t::create(d, host, L);
+        if (!s) FAIL(s.error().what());
+        auto out = s->solve();
+        if (!out) FAIL(out.error().what());
+        const auto expect = weir::ide::tabulation_solver<linear>(pb).solve().value();
+        CHECK(out->result == expect);
+        CHECK(out->result.stats == expect.stats);
+        CHECK_FALSE(d.log.dispatches.empty());  // stage 1 ran on the scratch dispatcher
+    }
+    CHECK(host_backend.resident_bytes() == 0);  // every solver freed its stage 2
+}
+
+TEST_CASE("scratch dispatcher: IDE on it alone is refused before anything is uploaded", "[ide][dispatch][errors]") {
+    using linear = weir::ide::linear;
+    scratch_dispatch d;
+    const auto pb = weir::test::small_ide_problem(3);
+    const auto L = weir::ide::make_layout(pb);
+    auto s = weir::ide::resident_solver<linear, scratch_dispatch>::create(d, L);
+    REQUIRE_FALSE(s.has_value());
+    CHECK(s.error().code() == vyre::error_code::unsupported);
+    CHECK_THAT(s.error().fix(), Catch::Contains("create(d, host, L)"));
+    CHECK(d.log.allocations == 0);
 }

@@ -16,13 +16,17 @@
 /// resident graphs may come from an `ifds::resident_graph_cache`.
 ///
 /// Stage 2 needs a dispatcher that runs the op: the host backends do (`cpu`
-/// natively, `cpu_ref` by its reference); `create` refuses others with
-/// `unsupported` before uploading anything (there are no portable IR
-/// kernels for the IDE phases yet, so `cuda` does not run IDE).
+/// natively, `cpu_ref` by its reference). A dispatcher without it (`cuda`:
+/// there are no portable IR kernels for the IDE phases yet) solves stage 1
+/// and hands stage 2 to a second dispatcher S that runs the op, given to
+/// `create(d, s, L)` (`resident_solver<F, D, S>`; the bitset goes from the
+/// one to the other through the host, as it does anyway). `create(d, L)`
+/// refuses such a D with `unsupported` before uploading anything.
 
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <concepts>
 #include <memory>
 #include <span>
 #include <string>
@@ -63,12 +67,14 @@ struct resident_stats {
     std::uint64_t updates = 0;        ///< jump-function updates in stage 2
 };
 
-/// The resident IDE solver (see the file comment). Its buffers are
-/// allocated once and reused by every solve.
-template <edge_function_family F, ifds_resident_dispatch D>
+/// The resident IDE solver (see the file comment): stage 1 on D, stage 2 on
+/// S (by default the same dispatcher). Its buffers are allocated once and
+/// reused by every solve.
+template <edge_function_family F, ifds_resident_dispatch D, ifds_resident_dispatch S = D>
 class resident_solver {
 public:
-    using resource = typename D::resource;
+    /// Stage 2's resources (its graph, tables, jump functions, values).
+    using resource = typename S::resource;
 
     /// What a solve returns: the solution and the stages' statistics.
     struct output {
@@ -82,15 +88,23 @@ public:
     /// counts it) plus stage 2's graph, tables, host values and jump
     /// functions (`held_bytes()`). Past it, `create` or a solve fails with
     /// `out_of_memory` before allocating what would not fit.
-    static result<resident_solver> create(D& d, const layout<F>& L, ifds::resident_options opt = {}) {
-        VYRE_TRY(check_dispatcher(d));
+    static result<resident_solver> create(D& d, const layout<F>& L, ifds::resident_options opt = {})
+        requires std::same_as<D, S>
+    {
+        return create(d, d, L, std::move(opt));
+    }
+
+    /// The same with stage 1 on `d` and stage 2 on `s` (which must run the
+    /// op; `d` need not, see the file comment). Both must outlive the solver.
+    static result<resident_solver> create(D& d, S& s, const layout<F>& L, ifds::resident_options opt = {}) {
+        VYRE_TRY(check_dispatcher(s, d));
         const auto t0 = clock::now();
         auto reach = ifds::resident_solver<D>::create(d, L.graph, opt);
         if (!reach) return vyre::make_unexpected(reach.error());
         VYRE_TRY(check_stage2(L, *reach, opt.memory_budget));
-        auto full = ifds::resident_graph<D>::upload(d, L.graph, false);
+        auto full = ifds::resident_graph<S>::upload(s, L.graph, false);
         if (!full) return vyre::make_unexpected(full.error());
-        return assemble(d, L, std::move(*reach), std::move(*full), t0, opt.memory_budget);
+        return assemble(s, L, std::move(*reach), std::move(*full), t0, opt.memory_budget);
     }
 
     /// The same with both resident graphs from `cache` (uploaded there when
@@ -98,8 +112,10 @@ public:
     /// 1 solves on (with row tables where the dispatcher runs
     /// `ifds_rows_solve`) and the full one stage 2 reads.
     static result<resident_solver> create(D& d, const layout<F>& L, ifds::resident_graph_cache<D>& cache,
-                                          ifds::resident_options opt = {}) {
-        VYRE_TRY(check_dispatcher(d));
+                                          ifds::resident_options opt = {})
+        requires std::same_as<D, S>
+    {
+        VYRE_TRY(check_dispatcher(d, d));
         const auto t0 = clock::now();
         auto g = cache.get(d, L.graph);
         if (!g) return vyre::make_unexpected(g.error());
@@ -171,14 +187,19 @@ public:
 private:
     using clock = std::chrono::steady_clock;
 
-    static result<void> check_dispatcher(const D& d) {
+    /// `s`, stage 2's dispatcher, must run the op (`d` is stage 1's).
+    static result<void> check_dispatcher(const S& s, const D& d) {
         VYRE_TRY(ops::register_ide_ops<F>());
-        if (!runs_ide_solve<F>(d))
+        if (!runs_ide_solve<F>(s))
             return vyre::fail(vyre::error_code::unsupported,
-                              "ide::resident_solver: this dispatcher (" + std::string(d.backend_id()) +
+                              "ide::resident_solver: this dispatcher (" + std::string(s.backend_id()) +
                                   ") does not run weir's op " + std::string(ops::ide_solve_op<F>::name) +
-                                  " (IDE runs on the host backends, cpu and cpu-ref, so far)",
-                              "solve on vyre::cpu or vyre::cpu_ref, or with ide::tabulation_solver");
+                                  " (the IDE phases run on the host backends, cpu and cpu-ref, so far)",
+                              std::string("solve on vyre::cpu or vyre::cpu_ref") +
+                                  (static_cast<const void*>(&s) == static_cast<const void*>(&d)
+                                       ? ", or give stage 2 a host dispatcher: create(d, host, L)"
+                                       : "") +
+                                  ", or with ide::tabulation_solver");
         return {};
     }
 
@@ -212,17 +233,17 @@ private:
         return fits(reach.held_bytes(), stage2_fixed_bytes(L), budget, "stage 2's graph, tables and values");
     }
 
-    static result<resident_solver> assemble(D& d, const layout<F>& L, ifds::resident_solver<D> reach,
-                                            std::shared_ptr<ifds::resident_graph<D>> full, clock::time_point t0,
+    static result<resident_solver> assemble(S& s, const layout<F>& L, ifds::resident_solver<D> reach,
+                                            std::shared_ptr<ifds::resident_graph<S>> full, clock::time_point t0,
                                             std::uint64_t budget) {
-        resident_solver s(d, L, std::move(reach));
-        s.budget_ = budget;
-        s.fixed_bytes_ = stage2_fixed_bytes(L);
-        s.graph_ = std::move(full);
-        VYRE_TRY(s.upload_tables());
-        VYRE_TRY(weir::prepare(d, s.program_));
-        s.upload_seconds_ = seconds_since(t0);
-        return s;
+        resident_solver r(s, L, std::move(reach));
+        r.budget_ = budget;
+        r.fixed_bytes_ = stage2_fixed_bytes(L);
+        r.graph_ = std::move(full);
+        VYRE_TRY(r.upload_tables());
+        VYRE_TRY(weir::prepare(s, r.program_));
+        r.upload_seconds_ = seconds_since(t0);
+        return r;
     }
 
     /// Both stages for seeds (start nodes, local facts) whose op entries are `seed_words`.
@@ -297,8 +318,8 @@ private:
     enum buffer : std::size_t { intra_fn_buf, call_fn_buf, rcall_fn_buf, ret_fn_buf, functions_buf, pe_buf, seeds_buf,
                                 values_buf, counters_buf, buffer_count };
 
-    resident_solver(D& d, const layout<F>& L, ifds::resident_solver<D> reach)
-        : d_(&d), L_(&L), reach_(std::move(reach)), program_(make_program()) {}
+    resident_solver(S& s, const layout<F>& L, ifds::resident_solver<D> reach)
+        : d_(&s), L_(&L), reach_(std::move(reach)), program_(make_program()) {}
 
     /// `ide_solve_<family>` over buffers named as its parameters.
     static vyre::ir::program make_program() {
@@ -392,10 +413,10 @@ private:
         jf_bytes_ = 0;
     }
 
-    D* d_ = nullptr;
+    S* d_ = nullptr;  ///< stage 2's dispatcher (stage 1's is in reach_)
     const layout<F>* L_ = nullptr;
     ifds::resident_solver<D> reach_;
-    std::shared_ptr<ifds::resident_graph<D>> graph_;
+    std::shared_ptr<ifds::resident_graph<S>> graph_;
     vyre::ir::program program_;
     std::vector<resource> bufs_;
     std::vector<std::uint32_t> seeds_;  ///< the layout's seeds: node, local fact, encoded value each
