@@ -204,8 +204,9 @@ private:
     }
 
     /// Stage 2's bytes besides the jump functions: the full graph, its own
-    /// buffers (function tables, bitset, seeds, values, counters) and the
-    /// host copy of the values that a solve downloads.
+    /// buffers (function tables, bitset, seeds, values, counters) and, where
+    /// S has no host-visible memory, the host copy of the values that a
+    /// solve downloads.
     static std::uint64_t stage2_fixed_bytes(const layout<F>& L) {
         const ifds::layout& G = L.graph;
         constexpr std::uint64_t V = F::encoded_value_words;
@@ -214,7 +215,8 @@ private:
         for (const auto* t : ifds::detail::graph_tables(G)) w += words(t->size());
         for (const auto* t : {&L.intra_fn, &L.call_fn, &L.rcall_fn, &L.ret_fn, &L.functions}) w += words(t->size());
         w += words(G.pe_words) + words(G.seed_node.size() * (2 + V)) + 4;
-        w += 2 * words(std::uint64_t(G.num_rows) * V);  // resident values and their host copy
+        // the resident values, and their host copy where they are downloaded (not read in place)
+        w += (adopts_host_memory<S> ? 1 : 2) * words(std::uint64_t(G.num_rows) * V);
         return 4 * w;
     }
 
@@ -256,7 +258,7 @@ private:
         auto reach = reach_.solve(seed_node, seed_fact);
         if (!reach) return vyre::make_unexpected(reach.error());
         out.stats.reachability = reach->stats;
-        const std::vector<std::uint32_t>& pe = reach->path_edges;
+        std::vector<std::uint32_t>& pe = reach->path_edges;
         std::uint64_t edges = 0;
         for (std::uint32_t w : pe) edges += std::popcount(w);
         // stage 2: the bitset and seeds up, the jump-function slots sized to the path edges
@@ -266,9 +268,8 @@ private:
             VYRE_TRY(fits(reach_.held_bytes() + fixed_bytes_, jf_need, budget_,
                           "the jump functions of " + std::to_string(edges) + " path edges"));
         VYRE_TRY(ensure_jf(jf_need));
-        const std::uint32_t no_words = 0;  // (an empty bitset: its buffer holds one word)
-        VYRE_TRY(d_->upload(bufs_[pe_buf], as_bytes(pe.empty() ? std::span<const std::uint32_t>(&no_words, 1)
-                                                                : std::span<const std::uint32_t>(pe))));
+        if (pe.empty()) pe.push_back(0);  // (an empty bitset: its buffer holds one word)
+        VYRE_TRY(put_bitset(pe));
         VYRE_TRY(put_seeds(seed_words));
         const std::uint32_t counters[4] = {static_cast<std::uint32_t>(seed_node.size()), 0, 0, 0};
         VYRE_TRY(d_->upload(bufs_[counters_buf], as_bytes(std::span<const std::uint32_t>(counters))));
@@ -285,14 +286,44 @@ private:
         out.stats.updates = got[3];
         auto t2 = clock::now();
         const ifds::layout& G = L_->graph;
-        std::vector<std::uint32_t> vals(std::max<std::uint64_t>(std::uint64_t(G.num_rows) * F::encoded_value_words, 1));
-        VYRE_TRY(d_->download_into(bufs_[values_buf], mutable_bytes_view(reinterpret_cast<std::uint8_t*>(vals.data()),
-                                                                          vals.size() * 4)));
-        out.result = collect(pe, vals);
+        const std::uint64_t value_words = std::max<std::uint64_t>(std::uint64_t(G.num_rows) * F::encoded_value_words, 1);
+        if constexpr (adopts_host_memory<S>) {
+            // host-visible: the bitset and the values are read where they are
+            auto pe_bytes = d_->map(bufs_[pe_buf]);
+            if (!pe_bytes) return vyre::make_unexpected(pe_bytes.error());
+            auto val_bytes = d_->map(bufs_[values_buf]);
+            if (!val_bytes) return vyre::make_unexpected(val_bytes.error());
+            out.result = collect(words_of(*pe_bytes), words_of(*val_bytes).first(value_words));
+        } else {
+            std::vector<std::uint32_t> vals(value_words);
+            VYRE_TRY(d_->download_into(bufs_[values_buf],
+                                       mutable_bytes_view(reinterpret_cast<std::uint8_t*>(vals.data()), vals.size() * 4)));
+            out.result = collect(pe, vals);
+        }
         out.result.stats.jump_functions = got[1];
         out.result.stats.contexts = got[2];
         out.stats.seconds_extract = seconds_since(t2);
         return out;
+    }
+
+    /// Puts stage 1's bitset (the layout's `pe_words` words, at least one) in
+    /// the resident `pe` buffer: handed over without a copy where stage 2's
+    /// dispatcher has host-visible memory (`pe` is left empty; read it back
+    /// through `map`), uploaded otherwise.
+    result<void> put_bitset(std::vector<std::uint32_t>& pe) {
+        if constexpr (adopts_host_memory<S>) {
+            auto r = d_->adopt(std::move(pe));
+            if (!r) return vyre::make_unexpected(r.error());
+            (void)d_->free(bufs_[pe_buf]);
+            bufs_[pe_buf] = *r;
+            return {};
+        } else {
+            return d_->upload(bufs_[pe_buf], as_bytes(std::span<const std::uint32_t>(pe)));
+        }
+    }
+    /// A host-visible buffer's bytes as words.
+    static std::span<const std::uint32_t> words_of(std::span<std::uint8_t> b) {
+        return {reinterpret_cast<const std::uint32_t*>(b.data()), b.size() / 4};
     }
 
     /// Writes the seed entries at the start of the seeds buffer, growing it when they do not fit.
@@ -350,9 +381,11 @@ private:
             seeds_.insert(seeds_.end(), L_->seed_values.begin() + i * V, L_->seed_values.begin() + (i + 1) * V);
         }
         const std::vector<std::uint32_t>* up[] = {&L_->intra_fn, &L_->call_fn, &L_->rcall_fn, &L_->ret_fn, &L_->functions};
+        // (with host-visible memory a solve hands its bitset over, so the
+        // `pe` buffer is a one-word placeholder until then)
         const std::uint64_t sizes[buffer_count] = {
             L_->intra_fn.size(), L_->call_fn.size(), L_->rcall_fn.size(), L_->ret_fn.size(), L_->functions.size(),
-            G.pe_words, seeds_.size(), std::uint64_t(G.num_rows) * V, 4};
+            adopts_host_memory<S> ? 1 : G.pe_words, seeds_.size(), std::uint64_t(G.num_rows) * V, 4};
         std::vector<vyre::upload_op<resource>> ups;
         for (std::size_t i = 0; i < buffer_count; ++i) {
             auto r = d_->allocate(std::max<std::uint64_t>(sizes[i], 1) * 4);
@@ -387,7 +420,7 @@ private:
     }
 
     /// The facts that hold at each node (from the bitset) with their values (from `vals`).
-    solution<F> collect(const std::vector<std::uint32_t>& pe, const std::vector<std::uint32_t>& vals) const {
+    solution<F> collect(std::span<const std::uint32_t> pe, std::span<const std::uint32_t> vals) const {
         const ifds::layout& G = L_->graph;
         constexpr std::size_t V = F::encoded_value_words;
         solution<F> s;
