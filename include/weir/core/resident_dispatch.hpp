@@ -72,13 +72,16 @@ concept ifds_resident_dispatch =
 
 /// A dispatcher with host-visible resident memory (optional; the host
 /// backends through `vyre_resident_ifds`, `vyre::cap::host_visible_memory`):
-/// `adopt(std::vector<T>&&)` makes a host vector resident without a copy.
-/// The solver's graph upload then hands over the tables it built for the
-/// upload instead of copying them.
+/// `adopt(std::vector<T>&&)` makes a host vector resident without a copy,
+/// `map(r)` gives a resource's bytes in place. The solvers then hand over
+/// what they built for an upload (the row tables, IDE's bitset) instead of
+/// copying it, and read results where they are.
 template <class D>
-concept adopts_host_memory = ifds_resident_dispatch<D> && requires(D& d, std::vector<std::uint32_t>&& v) {
-    { d.adopt(std::move(v)) } -> detail::result_of<typename D::resource>;
-};
+concept adopts_host_memory =
+    ifds_resident_dispatch<D> && requires(D& d, const typename D::resource& r, std::vector<std::uint32_t>&& v) {
+        { d.adopt(std::move(v)) } -> detail::result_of<typename D::resource>;
+        { d.map(r) } -> detail::result_of<std::span<std::uint8_t>>;
+    };
 
 // ---- provided operations ------------------------------------------------------
 

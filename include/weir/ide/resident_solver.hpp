@@ -177,8 +177,9 @@ public:
     }
 
     /// Bytes both stages hold now, as `memory_budget` counts them: stage 1's
-    /// (`ifds::resident_solver::held_bytes`), stage 2's graph and tables, the
-    /// host copy of the values and the jump-function slots.
+    /// (`ifds::resident_solver::held_bytes`), stage 2's graph, tables and
+    /// values (with their host copy where they are downloaded) and the
+    /// jump-function slots.
     std::uint64_t held_bytes() const { return reach_.held_bytes() + fixed_bytes_ + jf_bytes_; }
 
     /// The dispatch that stage 2 runs (its buffers named as the op's arguments).

@@ -329,30 +329,59 @@ private:
             const std::uint32_t c = ctx_c_[i];
             for (std::uint32_t si = site_off[p]; si < site_off[p + 1]; ++si) {
                 const std::uint32_t n = sites[si];
-                for (std::uint32_t d = 0, f = T_.facts(n); d < f; ++d) {
-                    if (bit(n, c, d) == ~std::uint64_t{0}) continue;
+                // the facts d that context c reaches at the site: its value there, into the callees
+                for_each_jf_in_row(n, c, [&](std::uint32_t d, const function&) {
                     const value v = value_at(n, p, d);
                     const std::uint64_t row = std::uint64_t(T_(ifds::row_base, n)) + d;
                     const auto [b, e] = T_.range(ifds::call_off, row, ifds::call_fact);
                     for (std::uint32_t x = b; x < e; ++x)
                         raise(T_(ifds::ce_callee, T_(ifds::call_ce, x)), T_(ifds::call_fact, x), F::apply(fn(1, x), v));
-                }
+                });
             }
         }
-        // every row's value (top where no fact holds)
-        std::array<std::uint32_t, V> top{};
-        F::encode_value(F::top_value(), top.data());
+        // every row's value: val(n, d) = ⊔ over the contexts c of p with an entry
+        // value of JF(c; n, d)(entry), top where none (a fact that holds only in
+        // contexts without an entry value is top too). A node's block is read
+        // context by context, its set bits only, so each path edge is read once.
+        std::vector<value> row;
         for (std::uint32_t n = 0; n < nodes; ++n) {
             const std::uint32_t p = T_(ifds::node_proc, n);
             const std::uint64_t base = T_(ifds::row_base, n);
-            for (std::uint32_t d = 0, f = T_.facts(n); d < f; ++d) {
-                if ((base + d + 1) * V > values_.n) break;
-                std::uint32_t* out = values_.p + (base + d) * V;
-                bool held = false;
-                for (std::uint32_t c = 0; c < f && !held; ++c) held = bit(n, c, d) != ~std::uint64_t{0};
-                if (held && p < procs) F::encode_value(value_at(n, p, d), out);
-                else std::copy(top.begin(), top.end(), out);
+            const std::uint32_t f = T_.facts(n);
+            row.assign(f, F::top_value());
+            if (p < procs)
+                for (std::uint32_t i = ctx_off_[p]; i < ctx_off_[p + 1]; ++i)
+                    if (has_entry_[i])
+                        for_each_jf_in_row(n, ctx_c_[i], [&](std::uint32_t d, const function& j) {
+                            row[d] = F::join_values(row[d], F::apply(j, entry_[i]));
+                        });
+            for (std::uint32_t d = 0; d < f && (base + d + 1) * V <= values_.n; ++d)
+                F::encode_value(row[d], values_.p + (base + d) * V);
+        }
+    }
+
+    /// Calls `fn(d, JF(c; n, d))` for each d with a path edge (n, c, d), in
+    /// ascending d: the set bits of row c of n's block, their slots counted
+    /// on from the first one (no rank per bit).
+    template <class Fn>
+    void for_each_jf_in_row(std::uint32_t n, std::uint32_t c, Fn&& fn) const {
+        const std::uint32_t f = T_.facts(n);
+        if (c >= f) return;
+        const std::uint64_t first = std::uint64_t(T_(ifds::pe_word, n)) * 32 + std::uint64_t(c) * f;
+        if (((first + f + 31) >> 5) > pe_.n) return;  // a block past the bitset (malformed tables): no bits
+        std::uint64_t s = ~std::uint64_t{0};
+        for (std::uint64_t pos = first; pos < first + f;) {
+            const std::uint64_t w = pos >> 5, end = std::min<std::uint64_t>(first + f, (w + 1) * 32);
+            std::uint32_t bits = pe_.p[w] >> (pos & 31);
+            if (end - pos < 32) bits &= (1u << (end - pos)) - 1u;
+            while (bits) {
+                const std::uint32_t k = static_cast<std::uint32_t>(std::countr_zero(bits));
+                const std::uint64_t at = pos + k;
+                s = s == ~std::uint64_t{0} ? slot(at) : s + 1;
+                fn(static_cast<std::uint32_t>(at - first), jf_at(s));
+                bits &= bits - 1;
             }
+            pos = end;
         }
     }
 
