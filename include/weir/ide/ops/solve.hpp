@@ -236,10 +236,9 @@ private:
             const std::uint32_t start = T_(ifds::proc_start, q), exit = T_(ifds::proc_exit, q);
             propagate(start, d3, d3, F::identity());
             const function f_call = fn(1, x);
-            for (std::uint32_t d4 = 0, fq = T_.facts(exit); d4 < fq; ++d4) {
-                const function callee = jf(exit, d3, d4);
+            for_each_jf_in_row(exit, d3, [&](std::uint32_t d4, const function& callee) {
                 if (!(callee == F::top())) apply_summary(ce, k.c, j, f_call, callee, d4);
-            }
+            });
         }
     }
 
