@@ -305,5 +305,36 @@ TEMPLATE_LIST_TEST_CASE("host-visible memory: adopt without a copy, map in place
         auto empty = b.adopt(std::vector<std::uint32_t>{});
         REQUIRE(empty.has_value());
         CHECK(b.map(*empty)->empty());
+
+        // borrow: the caller's data read in place, read-only, neither copied nor owned.
+        b.set_resident_budget(0);
+        TestType c2;
+        auto fixed = parse_checked(axpy);
+        std::vector<std::uint32_t> a{1, 2, 3, 4};
+        auto ra = c2.borrow(std::span<const std::uint32_t>(a));
+        REQUIRE(ra.has_value());
+        auto ry = *c2.allocate(16), rc = *c2.allocate(4);
+        REQUIRE(c2.upload(ry, to_bytes(std::vector<std::uint32_t>{10, 20, 30, 40})).has_value());
+        a[2] = 300;  // no copy: the dispatch reads the caller's memory
+        std::vector<typename TestType::resource> rs2{ra.value(), ry, rc};
+        REQUIRE(c2.dispatch_resident(fixed, rs2, {}).has_value());
+        CHECK(from_bytes<std::uint32_t>(*c2.download(ry)) == std::vector<std::uint32_t>{31, 62, 390, 124});
+        CHECK(from_bytes<std::uint32_t>(*c2.download(*ra)) == a);
+        auto m2 = c2.backend_metric_snapshot();
+        CHECK(metric(m2, "bytes_borrowed") == 16);
+        CHECK(metric(m2, "live_borrowed_bytes") == 16);
+        CHECK(metric(m2, "live_bytes") == 20);  // y and the counter only
+        // Nothing writes borrowed memory: uploads, maps and writable bindings are refused.
+        CHECK(c2.upload(*ra, bytes(16)).error().code() == error_code::invalid_argument);
+        CHECK(c2.upload_at(*ra, 0, bytes(4)).error().code() == error_code::invalid_argument);
+        CHECK_THAT(c2.map(*ra).error().message(), Catch::Contains("borrowed read-only"));
+        std::vector<typename TestType::resource> as_y{ry, *ra, rc};
+        auto wrong = c2.dispatch_resident(fixed, as_y, {});
+        REQUIRE_FALSE(wrong.has_value());
+        CHECK_THAT(wrong.error().message(), Catch::Contains("buffer 'y'"));
+        CHECK(a == std::vector<std::uint32_t>{1, 2, 300, 4});
+        REQUIRE(c2.free(*ra).has_value());
+        CHECK(metric(c2.backend_metric_snapshot(), "live_borrowed_bytes") == 0);
+        CHECK(c2.download(*ra).error().code() == error_code::invalid_resource);
     }
 }

@@ -113,17 +113,22 @@ concept resident_backend = dispatch_backend<B> && has_resource_type<B> && has_al
 // ---- host-visible resident memory (capability `cap::host_visible_memory`) ----
 
 /// `b.adopt(std::vector<T>&&) -> result<resource>`: a host vector becomes a
-/// resident allocation of exactly its bytes without a copy, and
+/// resident allocation of exactly its bytes without a copy;
 /// `b.map(r) -> result<std::span<std::uint8_t>>`: the bytes of a resident
-/// allocation, read and written in place (valid until `r` is freed). What a
+/// allocation, read and written in place (valid until `r` is freed); and
+/// `b.borrow(std::span<const T>) -> result<resource>`: the caller's data as a
+/// read-only resource, neither copied nor owned (the caller keeps it alive
+/// and unchanged until the resource is freed). What a
 /// builder makes in host memory is then resident as it is: the host backends
 /// (`cpu`, `cpu-ref`) have it, the way pinned or managed memory is
 /// host-visible on a GPU.
 template <class B>
 concept has_host_visible_memory =
-    has_resource_type<B> && requires(B& b, const typename B::resource& r, std::vector<std::uint32_t>&& v) {
+    has_resource_type<B> && requires(B& b, const typename B::resource& r, std::vector<std::uint32_t>&& v,
+                                     std::span<const std::uint32_t> view) {
         { b.adopt(std::move(v)) } -> detail::result_of<typename B::resource>;
         { b.map(r) } -> detail::result_of<std::span<std::uint8_t>>;
+        { b.borrow(view) } -> detail::result_of<typename B::resource>;
     };
 
 /// A resident backend whose resident memory the host reads and writes in place.
@@ -175,8 +180,9 @@ consteval bool check_host_visible_backend() {
     static_assert(has_capability_v<B, cap::host_visible_memory>,
                   "not a vyre::host_visible_backend: `capabilities` does not list vyre::cap::host_visible_memory");
     static_assert(has_host_visible_memory<B>,
-                  "not a vyre::host_visible_backend: missing `adopt(std::vector<T>&&) -> result<resource>` or "
-                  "`map(const resource&) -> result<std::span<std::uint8_t>>`");
+                  "not a vyre::host_visible_backend: missing `adopt(std::vector<T>&&) -> result<resource>`, "
+                  "`map(const resource&) -> result<std::span<std::uint8_t>>` or "
+                  "`borrow(std::span<const T>) -> result<resource>`");
     return host_visible_backend<B>;
 }
 

@@ -83,6 +83,16 @@ concept adopts_host_memory =
         { d.map(r) } -> detail::result_of<std::span<std::uint8_t>>;
     };
 
+/// A dispatcher that can make the caller's data a read-only resource
+/// without a copy (`borrow(std::span<const T>)`; the host backends through
+/// `vyre_resident_ifds`). A solver whose layout must outlive it anyway then
+/// borrows the layout's tables instead of uploading copies of them.
+template <class D>
+concept borrows_host_memory =
+    ifds_resident_dispatch<D> && requires(D& d, std::span<const std::uint32_t> v) {
+        { d.borrow(v) } -> detail::result_of<typename D::resource>;
+    };
+
 // ---- provided operations ------------------------------------------------------
 
 /// Threads the solver's host work after a solve may use (completing the

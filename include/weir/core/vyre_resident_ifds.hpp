@@ -49,6 +49,13 @@ public:
     {
         return b_->adopt(std::move(v));
     }
+    /// Host-visible resident memory: the caller's data as a read-only resource, no copy.
+    template <class T>
+    result<resource> borrow(std::span<const T> v)
+        requires vyre::has_host_visible_memory<B>
+    {
+        return b_->borrow(v);
+    }
     /// Host-visible resident memory: the bytes of `r`, in place.
     result<std::span<std::uint8_t>> map(const resource& r)
         requires vyre::has_host_visible_memory<B>

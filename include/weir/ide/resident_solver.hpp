@@ -102,7 +102,7 @@ public:
         auto reach = ifds::resident_solver<D>::create(d, L.graph, opt);
         if (!reach) return vyre::make_unexpected(reach.error());
         VYRE_TRY(check_stage2(L, *reach, opt.memory_budget));
-        auto full = ifds::resident_graph<S>::upload(s, L.graph, false);
+        auto full = ifds::resident_graph<S>::upload_borrowing(s, L.graph, false);  // (L outlives the solver)
         if (!full) return vyre::make_unexpected(full.error());
         return assemble(s, L, std::move(*reach), std::move(*full), t0, opt.memory_budget);
     }

@@ -114,6 +114,25 @@ public:
     /// made here for the upload, are handed over without a copy where the
     /// dispatcher has host-visible memory (`adopts_host_memory`).
     static result<std::shared_ptr<resident_graph>> upload(D& d, const layout& L, bool with_rows = false) {
+        return make(d, L, with_rows, false);
+    }
+
+    /// As `upload`, but where the dispatcher can borrow host memory
+    /// (`borrows_host_memory`: the host backends) the layout's tables become
+    /// read-only resources without a copy: `L` must then outlive the graph
+    /// and stay unchanged. For a solver that keeps its layout anyway; never
+    /// for a graph that a cache may keep longer than its layout.
+    static result<std::shared_ptr<resident_graph>> upload_borrowing(D& d, const layout& L, bool with_rows = false) {
+        return make(d, L, with_rows, true);
+    }
+    resident_graph(const resident_graph&) = delete;
+    resident_graph& operator=(const resident_graph&) = delete;
+    ~resident_graph() {
+        for (const auto& r : tables_) (void)d_->free(r);
+    }
+
+private:
+    static result<std::shared_ptr<resident_graph>> make(D& d, const layout& L, bool with_rows, bool borrow) {
         auto g = std::shared_ptr<resident_graph>(new resident_graph(d));
         auto base = detail::graph_tables(L);
         std::vector<const std::vector<std::uint32_t>*> tables(base.begin(), base.end());
@@ -135,6 +154,16 @@ public:
         std::vector<vyre::upload_op<resource>> ops;
         for (const auto* t : tables) {
             const std::size_t n = std::max<std::size_t>(t->size(), 1);
+            if constexpr (borrows_host_memory<D>) {
+                if (borrow) {
+                    auto r = d.borrow(t->empty() ? std::span<const std::uint32_t>(&zero_word, 1)
+                                                 : std::span<const std::uint32_t>(*t));
+                    if (!r) return vyre::make_unexpected(r.error());
+                    g->tables_.push_back(*r);
+                    g->bytes_ += n * 4;
+                    continue;
+                }
+            }
             auto r = d.allocate(n * 4);
             if (!r) return vyre::make_unexpected(r.error());
             g->tables_.push_back(*r);
@@ -163,12 +192,8 @@ public:
         g->return_masks_ = make_return_masks(L, L.pe_words);
         return g;
     }
-    resident_graph(const resident_graph&) = delete;
-    resident_graph& operator=(const resident_graph&) = delete;
-    ~resident_graph() {
-        for (const auto& r : tables_) (void)d_->free(r);
-    }
 
+public:
     /// The tables' resources in `kernel_buffers` order.
     const std::vector<resource>& tables() const { return tables_; }
     /// Resident bytes held.

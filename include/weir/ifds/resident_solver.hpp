@@ -101,7 +101,9 @@ public:
         solve_stats stats;
     };
 
-    /// Uploads the layout's graph now.
+    /// Uploads the layout's graph now (`L` must outlive the solver; on a
+    /// dispatcher that borrows host memory the layout's tables are borrowed,
+    /// not copied: `resident_graph::upload_borrowing`).
     static result<resident_solver> create(D& d, const layout& L, resident_options opt = {}) {
         VYRE_TRY(ops::register_ops());
         VYRE_TRY(check_mode(d, opt.mode));
@@ -117,7 +119,7 @@ public:
                               "resident_solver: the resident graph needs " + std::to_string(graph_bytes) +
                                   " bytes, past the memory budget of " + std::to_string(opt.memory_budget),
                               "raise resident_options::memory_budget, or split the problem");
-        auto g = resident_graph<D>::upload(d, L, rows);
+        auto g = resident_graph<D>::upload_borrowing(d, L, rows);
         if (!g) return vyre::make_unexpected(g.error());
         auto s = create(d, L, std::move(*g), std::move(opt));
         if (s) s->upload_seconds_ = seconds_since(t0);
@@ -194,7 +196,8 @@ public:
         return outs;
     }
 
-    /// The resident graph in use.
+    /// The resident graph in use (one that `create(d, L)` made may borrow
+    /// `L`'s tables: it must not outlive `L`).
     const std::shared_ptr<resident_graph<D>>& graph() const { return graph_; }
 
 private:

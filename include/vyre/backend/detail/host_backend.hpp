@@ -90,13 +90,25 @@ public:
     }
     /// Host-visible resident memory: the bytes of `r`, to read or write in
     /// place (writes are what the next dispatch sees; no upload needed). The
-    /// view is valid until `r` is freed; a foreign or freed handle is an error.
-    /// Counted in `maps`.
+    /// view is valid until `r` is freed; a foreign or freed handle is an
+    /// error, and so is a borrowed one (read-only). Counted in `maps`.
     result<std::span<std::uint8_t>> map(const resource& r) {
-        auto m = mem_.get(r, "map");
+        auto m = writable(r, "map");
         if (!m) return make_unexpected(m.error());
         mem_.metrics.maps++;
         return std::span<std::uint8_t>((*m)->data(), (*m)->size());
+    }
+    /// Host-visible resident memory, read-only: the caller's elements `v`
+    /// become a resource without a copy, valid while the caller keeps them
+    /// alive and unchanged (until the resource is freed). Dispatches may bind
+    /// it to `read` and `uniform` buffers only; uploads and maps are refused.
+    /// Its bytes count as `bytes_borrowed` (not in `live_bytes` or the
+    /// budget: the backend holds no memory for them). What `cudaHostRegister`
+    /// does for a GPU, for data a builder already made.
+    template <class T>
+        requires std::is_trivially_copyable_v<T>
+    result<resource> borrow(std::span<const T> v) {
+        return mem_.borrow(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(v.data()), v.size_bytes()));
     }
 
     /// Caps the bytes held in resident allocations (0, the default: no cap).
@@ -113,7 +125,7 @@ public:
     /// Uploads the whole resource (`d` must be exactly its size).
     result<void> upload(const resource& r, bytes_view d) {
         VYRE_TRY(upload_fault("upload"));
-        auto m = mem_.get(r, "upload");
+        auto m = writable(r, "upload");
         if (!m) return make_unexpected(m.error());
         VYRE_TRY(check_upload_size(d.size(), (*m)->size()));
         std::copy(d.begin(), d.end(), (*m)->begin());
@@ -126,6 +138,7 @@ public:
         VYRE_TRY(upload_fault("upload_at"));
         auto m = mem_.get_range(r, offset, d.size(), "upload_at");
         if (!m) return make_unexpected(m.error());
+        VYRE_TRY(check_writable(**m, "upload_at"));
         std::copy(d.begin(), d.end(), (*m)->begin() + static_cast<std::ptrdiff_t>(offset));
         mem_.metrics.bytes_uploaded += d.size();
         mem_.metrics.upload_calls++;
@@ -139,7 +152,7 @@ public:
         dst.reserve(ops.size());
         std::uint64_t total = 0;
         for (std::size_t i = 0; i < ops.size(); ++i) {
-            auto m = mem_.get(ops[i].resource, "upload_many");
+            auto m = writable(ops[i].resource, "upload_many");
             if (!m) return fail(m.error().code(), "upload " + std::to_string(i) + " of " + m.error().message(), m.error().fix());
             VYRE_TRY(check_upload_size(ops[i].data.size(), (*m)->size(), static_cast<long>(i)));
             dst.push_back(*m);
@@ -208,6 +221,11 @@ public:
                 return fail(m.error().code(), m.error().message() + " (resource " + std::to_string(k) + ", buffer '" + d.name + "')",
                             m.error().fix());
             ++k;
+            if ((*m)->read_only() && d.acc != ir::access::read && d.acc != ir::access::uniform)
+                return fail(error_code::invalid_argument,
+                            "dispatch_resident: resource " + std::to_string(k - 1) + " is borrowed read-only host memory, "
+                            "bound to buffer '" + d.name + "' of program '" + p.name + "', which may be written",
+                            "bind borrowed resources to read or uniform buffers only, or allocate and upload instead");
             auto count = bound_elements(p, d, (*m)->size(), "dispatch_resident");
             if (!count) return make_unexpected(count.error());
             bound[i] = {(*m)->data(), *count, d.type};
@@ -250,6 +268,21 @@ protected:
         if (!cp) return cp;
         VYRE_TRY(check_declared_sizes(p, limits()));
         return cp;
+    }
+
+    /// Fails when `b` is borrowed (read-only) memory; `what` names the operation.
+    static result<void> check_writable(const host_block& b, const char* what) {
+        if (!b.read_only()) return {};
+        return fail(error_code::invalid_argument,
+                    std::string(what) + ": the resource is borrowed read-only host memory (borrow)",
+                    "allocate a resource to write, or change the borrowed data itself before borrowing it");
+    }
+    /// The bytes of a live resource that may be written.
+    result<std::shared_ptr<host_block>> writable(const resource& r, const char* what) {
+        auto m = mem_.get(r, what);
+        if (!m) return m;
+        VYRE_TRY(check_writable(**m, what));
+        return m;
     }
 
     /// The injected upload fault, if one strikes now.

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
@@ -73,6 +74,13 @@ public:
         const std::size_t n = owner->size() * sizeof(T);
         return std::make_shared<host_block>(std::move(owner), p, n);
     }
+    /// The caller's bytes `b`, not owned and read-only (`borrow`): the
+    /// caller keeps them alive and unchanged until the resource is freed.
+    static std::shared_ptr<host_block> borrowed(std::span<const std::uint8_t> b) {
+        auto blk = std::make_shared<host_block>(nullptr, const_cast<std::uint8_t*>(b.data()), b.size());
+        blk->read_only_ = true;
+        return blk;
+    }
     host_block(std::shared_ptr<void> owner, std::uint8_t* data, std::size_t size)
         : owner_(std::move(owner)), data_(data), size_(size) {}
 
@@ -80,11 +88,15 @@ public:
     std::size_t size() const { return size_; }
     std::uint8_t* begin() const { return data_; }
     std::uint8_t* end() const { return data_ + size_; }
+    /// True for borrowed bytes: nothing may write them (uploads, maps and
+    /// writable buffer bindings are refused).
+    bool read_only() const { return read_only_; }
 
 private:
-    std::shared_ptr<void> owner_;  // what keeps the bytes alive
+    std::shared_ptr<void> owner_;  // what keeps the bytes alive (none when borrowed)
     std::uint8_t* data_;
     std::size_t size_;
+    bool read_only_ = false;
 };
 
 inline std::uint64_t next_instance_id() {
@@ -96,14 +108,15 @@ inline std::uint64_t next_instance_id() {
 struct host_metrics {
     std::atomic<std::uint64_t> dispatches{0}, resident_dispatches{0}, bytes_uploaded{0}, bytes_downloaded{0},
         upload_calls{0}, download_calls{0}, allocations{0}, frees{0}, live_bytes{0}, sequences{0}, bytes_adopted{0},
-        maps{0};
+        maps{0}, bytes_borrowed{0}, live_borrowed_bytes{0};
     metric_snapshot snapshot() const {
         return {{"dispatches", dispatches},       {"resident_dispatches", resident_dispatches},
                 {"bytes_uploaded", bytes_uploaded}, {"bytes_downloaded", bytes_downloaded},
                 {"upload_calls", upload_calls},   {"download_calls", download_calls},
                 {"allocations", allocations},     {"frees", frees},
                 {"live_bytes", live_bytes},       {"sequences", sequences},
-                {"bytes_adopted", bytes_adopted}, {"maps", maps}};
+                {"bytes_adopted", bytes_adopted}, {"maps", maps},
+                {"bytes_borrowed", bytes_borrowed}, {"live_borrowed_bytes", live_borrowed_bytes}};
     }
 };
 
@@ -130,6 +143,21 @@ public:
         return r;
     }
 
+    /// Makes the caller's bytes `b` a read-only resource without a copy (see
+    /// `host_block::borrowed`); they count as `bytes_borrowed` and, while
+    /// the resource lives, `live_borrowed_bytes`, not against the budget or
+    /// in `live_bytes` (the backend holds no memory for them).
+    result<host_resource> borrow(std::span<const std::uint8_t> b) {
+        if (faults.strike(testing::fault_site::allocate))
+            return make_unexpected(testing::fault_injector::error(testing::fault_site::allocate, "borrow"));
+        std::lock_guard lk(mu_);
+        const host_resource r = place(host_block::borrowed(b));
+        metrics.allocations++;
+        metrics.bytes_borrowed += b.size();
+        metrics.live_borrowed_bytes += b.size();
+        return r;
+    }
+
     /// Sets the resident byte budget (0: unlimited). Live allocations are kept
     /// even when they already exceed a lowered budget; new ones must fit.
     void set_budget(std::uint64_t bytes) {
@@ -148,7 +176,7 @@ public:
         auto c = check_locked(r, "free");
         if (!c) return make_unexpected(c.error());
         auto& s = slots_[r.slot];
-        metrics.live_bytes -= s.data->size();
+        (s.data->read_only() ? metrics.live_borrowed_bytes : metrics.live_bytes) -= s.data->size();
         s.data.reset();
         s.live = false;
         s.generation++;
@@ -206,6 +234,13 @@ private:
             return fail(error_code::out_of_memory, std::string(what) + ": " + std::to_string(n) + " bytes exceed what one host allocation can hold",
                         "allocate less");
         }
+        metrics.allocations++;
+        metrics.live_bytes += n;
+        return place(std::move(data));
+    }
+
+    /// A live slot holding `data` (the lock held).
+    host_resource place(std::shared_ptr<host_block> data) {
         std::uint32_t slot;
         if (!free_slots_.empty()) {
             slot = free_slots_.back();
@@ -217,8 +252,6 @@ private:
         auto& s = slots_[slot];
         s.data = std::move(data);
         s.live = true;
-        metrics.allocations++;
-        metrics.live_bytes += n;
         return host_resource{owner_, slot, s.generation};
     }
 
