@@ -21,6 +21,8 @@
 #include <vyre/ir/hash.hpp>
 #include <vyre/ir/text.hpp>
 #include <vyre/ir/validate.hpp>
+#include <weir/ide/kernels.hpp>
+#include <weir/ide/linear_ir.hpp>
 #include <weir/ifds/kernels.hpp>
 
 #include "emulation.hpp"
@@ -145,6 +147,10 @@ int main(int argc, char** argv) {
     for (bool seed : {true, false}) programs.push_back(seed ? weir::ifds::seed_kernel() : weir::ifds::expand_kernel());
     programs.push_back(weir::ifds::copy_kernel());
     programs.push_back(weir::ifds::clear_kernel());
+    using ide_kernels = weir::ide::kernels<weir::ide::linear>;
+    for (auto make : {&ide_kernels::jf_expand, &ide_kernels::entry_expand, &ide_kernels::keys, &ide_kernels::jf_apply,
+                      &ide_kernels::entry_apply, &ide_kernels::values, &ide_kernels::count_bits})
+        programs.push_back(make());
 
     std::map<std::uint64_t, const ir::program*> distinct;
     std::size_t invalid = 0, ops = 0;

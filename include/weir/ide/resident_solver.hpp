@@ -15,25 +15,32 @@
 /// Batches (`solve(seed_set)`, `solve_batch`) reuse every buffer; both
 /// resident graphs may come from an `ifds::resident_graph_cache`.
 ///
-/// Stage 2 needs a dispatcher that runs the op: the host backends do (`cpu`
-/// natively, `cpu_ref` by its reference). A dispatcher without it (`cuda`:
-/// there are no portable IR kernels for the IDE phases yet) solves stage 1
-/// and hands stage 2 to a second dispatcher S that runs the op, given to
-/// `create(d, s, L)` (`resident_solver<F, D, S>`; the bitset goes from the
-/// one to the other through the host, as it does anyway). `create(d, L)`
-/// refuses such a D with `unsupported` before uploading anything.
+/// Stage 2 runs as the op where its dispatcher runs it (the host backends:
+/// `cpu` natively, `cpu_ref` by its reference), and otherwise, for a family
+/// with IR forms of its operations (`ir_edge_function_family`, `linear`
+/// among them), as the portable IR kernels of weir/ide/kernels.hpp in
+/// rounds (`cuda` through its lowering); `stage2_mode` picks one by hand.
+/// Stage 2 may also run on a second dispatcher S, given to `create(d, s, L)`
+/// (`resident_solver<F, D, S>`; the bitset goes from the one to the other
+/// through the host, as it does anyway). A dispatcher that can run neither
+/// is refused with `unsupported` before anything is uploaded.
 
 #include <algorithm>
 #include <bit>
 #include <chrono>
 #include <concepts>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include <weir/core/resident_dispatch.hpp>
+#include <weir/ide/kernel_stage.hpp>
 #include <weir/ide/layout.hpp>
+#include <weir/ide/linear_ir.hpp>
 #include <weir/ide/ops/register.hpp>
 #include <weir/ide/solution.hpp>
 #include <weir/ifds/resident_graph.hpp>
@@ -48,6 +55,10 @@ bool runs_ide_solve(const D& d) {
     (void)ops::register_ide_ops<F>();
     return ifds::runs_ops(d, {ops::ide_solve_op<F>::name});
 }
+
+/// How stage 2 runs: `automatic` takes the op where stage 2's dispatcher
+/// runs it and the IR kernels otherwise; `op` and `ir_kernels` insist.
+enum class stage2_mode { automatic, op, ir_kernels };
 
 /// A set of seeds in layout terms: start nodes, *local* fact indices and a
 /// value each (the zero fact's value is bottom whatever is given).
@@ -88,23 +99,26 @@ public:
     /// counts it) plus stage 2's graph, tables, host values and jump
     /// functions (`held_bytes()`). Past it, `create` or a solve fails with
     /// `out_of_memory` before allocating what would not fit.
-    static result<resident_solver> create(D& d, const layout<F>& L, ifds::resident_options opt = {})
+    static result<resident_solver> create(D& d, const layout<F>& L, ifds::resident_options opt = {},
+                                          stage2_mode mode = stage2_mode::automatic)
         requires std::same_as<D, S>
     {
-        return create(d, d, L, std::move(opt));
+        return create(d, d, L, std::move(opt), mode);
     }
 
     /// The same with stage 1 on `d` and stage 2 on `s` (which must run the
     /// op; `d` need not, see the file comment). Both must outlive the solver.
-    static result<resident_solver> create(D& d, S& s, const layout<F>& L, ifds::resident_options opt = {}) {
-        VYRE_TRY(check_dispatcher(s, d));
+    static result<resident_solver> create(D& d, S& s, const layout<F>& L, ifds::resident_options opt = {},
+                                          stage2_mode mode = stage2_mode::automatic) {
+        auto kernels = pick_stage2(s, d, mode);
+        if (!kernels) return vyre::make_unexpected(kernels.error());
         const auto t0 = clock::now();
         auto reach = ifds::resident_solver<D>::create(d, L.graph, opt);
         if (!reach) return vyre::make_unexpected(reach.error());
-        VYRE_TRY(check_stage2(L, *reach, opt.memory_budget));
+        VYRE_TRY(check_stage2(L, *reach, opt.memory_budget, *kernels));
         auto full = ifds::resident_graph<S>::upload_borrowing(s, L.graph, false);  // (L outlives the solver)
         if (!full) return vyre::make_unexpected(full.error());
-        return assemble(s, L, std::move(*reach), std::move(*full), t0, opt.memory_budget);
+        return assemble(s, L, std::move(*reach), std::move(*full), t0, opt.memory_budget, *kernels);
     }
 
     /// The same with both resident graphs from `cache` (uploaded there when
@@ -112,25 +126,27 @@ public:
     /// 1 solves on (with row tables where the dispatcher runs
     /// `ifds_rows_solve`) and the full one stage 2 reads.
     static result<resident_solver> create(D& d, const layout<F>& L, ifds::resident_graph_cache<D>& cache,
-                                          ifds::resident_options opt = {})
+                                          ifds::resident_options opt = {}, stage2_mode mode = stage2_mode::automatic)
         requires std::same_as<D, S>
     {
-        VYRE_TRY(check_dispatcher(d, d));
+        auto kernels = pick_stage2(d, d, mode);
+        if (!kernels) return vyre::make_unexpected(kernels.error());
         const auto t0 = clock::now();
         auto g = cache.get(d, L.graph);
         if (!g) return vyre::make_unexpected(g.error());
         auto reach = ifds::resident_solver<D>::create(d, L.graph, *g, opt);
         if (!reach) return vyre::make_unexpected(reach.error());
-        VYRE_TRY(check_stage2(L, *reach, opt.memory_budget));  // (a cached graph counts in full, shared or not)
+        VYRE_TRY(check_stage2(L, *reach, opt.memory_budget, *kernels));  // (a cached graph counts in full, shared or not)
         auto full = cache.get(d, L.graph, false);
         if (!full) return vyre::make_unexpected(full.error());
-        return assemble(d, L, std::move(*reach), std::move(*full), t0, opt.memory_budget);
+        return assemble(d, L, std::move(*reach), std::move(*full), t0, opt.memory_budget, *kernels);
     }
 
     resident_solver(resident_solver&& o) noexcept
         : d_(o.d_), L_(o.L_), reach_(std::move(o.reach_)), graph_(std::move(o.graph_)), program_(std::move(o.program_)),
           bufs_(std::move(o.bufs_)), seeds_(std::move(o.seeds_)), seed_words_(o.seed_words_), jf_(o.jf_),
-          jf_bytes_(o.jf_bytes_), upload_seconds_(o.upload_seconds_), budget_(o.budget_), fixed_bytes_(o.fixed_bytes_) {
+          jf_bytes_(o.jf_bytes_), upload_seconds_(o.upload_seconds_), budget_(o.budget_), fixed_bytes_(o.fixed_bytes_),
+          kernels_(std::move(o.kernels_)) {
         o.bufs_.clear();
         o.jf_bytes_ = 0;
     }
@@ -180,7 +196,13 @@ public:
     /// (`ifds::resident_solver::held_bytes`), stage 2's graph, tables and
     /// values (with their host copy where they are downloaded) and the
     /// jump-function slots.
-    std::uint64_t held_bytes() const { return reach_.held_bytes() + fixed_bytes_ + jf_bytes_; }
+    std::uint64_t held_bytes() const { return reach_.held_bytes() + fixed_bytes_ + jf_bytes_ + kernel_bytes(); }
+
+    /// True when stage 2 runs as the IR kernels (weir/ide/kernels.hpp) rather than the op.
+    bool uses_ir_kernels() const {
+        if constexpr (ir_edge_function_family<F>) return kernels_.has_value();
+        else return false;
+    }
 
     /// The dispatch that stage 2 runs (its buffers named as the op's arguments).
     const vyre::ir::program& program() const { return program_; }
@@ -188,20 +210,33 @@ public:
 private:
     using clock = std::chrono::steady_clock;
 
-    /// `s`, stage 2's dispatcher, must run the op (`d` is stage 1's).
-    static result<void> check_dispatcher(const S& s, const D& d) {
+    /// How stage 2 runs on `s` (`d` is stage 1's): true for the IR kernels,
+    /// false for the op; `unsupported` when `s` can run neither as asked.
+    static result<bool> pick_stage2(const S& s, const D& d, stage2_mode mode) {
         VYRE_TRY(ops::register_ide_ops<F>());
-        if (!runs_ide_solve<F>(s))
+        const bool op = runs_ide_solve<F>(s);
+        if (mode == stage2_mode::op || (mode == stage2_mode::automatic && op)) {
+            if (op) return false;
+            return vyre::fail(vyre::error_code::unsupported,
+                              "ide::resident_solver: this dispatcher (" + std::string(s.backend_id()) +
+                                  ") does not run weir's op " + std::string(ops::ide_solve_op<F>::name),
+                              "use stage2_mode::ir_kernels or automatic (the op runs on cpu and cpu-ref)");
+        }
+        if constexpr (ir_edge_function_family<F>) {
+            return true;
+        } else {
             return vyre::fail(vyre::error_code::unsupported,
                               "ide::resident_solver: this dispatcher (" + std::string(s.backend_id()) +
                                   ") does not run weir's op " + std::string(ops::ide_solve_op<F>::name) +
-                                  " (the IDE phases run on the host backends, cpu and cpu-ref, so far)",
-                              std::string("solve on vyre::cpu or vyre::cpu_ref") +
+                                  ", and the family '" + std::string(F::name) +
+                                  "' has no IR forms of its operations for the portable kernels",
+                              std::string("specialise weir::ide::ir_ops<F> (weir/ide/ir_family.hpp), solve on vyre::cpu "
+                                          "or vyre::cpu_ref") +
                                   (static_cast<const void*>(&s) == static_cast<const void*>(&d)
                                        ? ", or give stage 2 a host dispatcher: create(d, host, L)"
                                        : "") +
                                   ", or with ide::tabulation_solver");
-        return {};
+        }
     }
 
     /// Stage 2's bytes besides the jump functions: the full graph, its own
@@ -232,19 +267,38 @@ private:
     }
 
     /// Stage 2's graph and tables within the budget, next to stage 1's solver.
-    static result<void> check_stage2(const layout<F>& L, const ifds::resident_solver<D>& reach, std::uint64_t budget) {
-        return fits(reach.held_bytes(), stage2_fixed_bytes(L), budget, "stage 2's graph, tables and values");
+    static result<void> check_stage2(const layout<F>& L, const ifds::resident_solver<D>& reach, std::uint64_t budget,
+                                     bool kernels) {
+        return fits(reach.held_bytes(), stage2_fixed_bytes(L) + kernel_fixed_bytes(L, kernels), budget,
+                    "stage 2's graph, tables and values");
+    }
+    /// The IR kernels' own fixed buffers (0 with the op).
+    static std::uint64_t kernel_fixed_bytes(const layout<F>& L, bool kernels) {
+        if constexpr (ir_edge_function_family<F>) return kernels ? kernel_stage::fixed_bytes(L) : 0;
+        else return 0;
+    }
+    /// Bytes the IR kernels' per-solve buffers hold now.
+    std::uint64_t kernel_bytes() const {
+        if constexpr (ir_edge_function_family<F>) return kernels_ ? kernels_->grown_bytes() : 0;
+        else return 0;
     }
 
     static result<resident_solver> assemble(S& s, const layout<F>& L, ifds::resident_solver<D> reach,
                                             std::shared_ptr<ifds::resident_graph<S>> full, clock::time_point t0,
-                                            std::uint64_t budget) {
+                                            std::uint64_t budget, bool kernels) {
         resident_solver r(s, L, std::move(reach));
         r.budget_ = budget;
-        r.fixed_bytes_ = stage2_fixed_bytes(L);
+        r.fixed_bytes_ = stage2_fixed_bytes(L) + kernel_fixed_bytes(L, kernels);
         r.graph_ = std::move(full);
         VYRE_TRY(r.upload_tables());
-        VYRE_TRY(weir::prepare(s, r.program_));
+        if constexpr (ir_edge_function_family<F>) {
+            if (kernels) {
+                auto k = kernel_stage::create(s, L);
+                if (!k) return vyre::make_unexpected(k.error());
+                r.kernels_.emplace(std::move(*k));
+            }
+        }
+        if (!kernels) VYRE_TRY(weir::prepare(s, r.program_));
         r.upload_seconds_ = seconds_since(t0);
         return r;
     }
@@ -265,10 +319,14 @@ private:
         // stage 2: the bitset and seeds up, the jump-function slots sized to the path edges
         auto t0 = clock::now();
         const std::uint64_t jf_need = std::max<std::uint64_t>(edges, 1) * F::encoded_words * 4;
-        if (jf_need > jf_bytes_)
-            VYRE_TRY(fits(reach_.held_bytes() + fixed_bytes_, jf_need, budget_,
-                          "the jump functions of " + std::to_string(edges) + " path edges"));
+        if (jf_need > jf_bytes_ || uses_ir_kernels())
+            VYRE_TRY(fits(reach_.held_bytes() + fixed_bytes_,
+                          std::max(jf_need, jf_bytes_) + kernel_solve_bytes(edges, seed_node.size()),
+                          budget_,
+                          "the jump functions of " + std::to_string(edges) + " path edges" +
+                              (uses_ir_kernels() ? " (with the IR kernels' entry values, frontiers and proposals)" : "")));
         VYRE_TRY(ensure_jf(jf_need));
+        const std::uint32_t contexts = uses_ir_kernels() ? count_contexts(pe) : 0;
         if (pe.empty()) pe.push_back(0);  // (an empty bitset: its buffer holds one word)
         VYRE_TRY(put_bitset(pe));
         VYRE_TRY(put_seeds(seed_words));
@@ -276,13 +334,18 @@ private:
         VYRE_TRY(d_->upload(bufs_[counters_buf], as_bytes(std::span<const std::uint32_t>(counters))));
         out.stats.seconds_upload += seconds_since(t0);
         auto t1 = clock::now();
-        std::vector<dispatch_step<resource>> steps{{&program_, bindings(), std::array<std::uint32_t, 3>{1, 1, 1}}};
         std::uint32_t got[4] = {};
-        std::vector<vyre::read_range<resource>> rr{{bufs_[counters_buf], 0, sizeof got}};
-        std::vector<mutable_bytes_view> outs{mutable_bytes_view(reinterpret_cast<std::uint8_t*>(got), sizeof got)};
-        VYRE_TRY(dispatch_resident_sequence_read_ranges_into(*d_, std::span<const dispatch_step<resource>>(steps),
-                                                             std::span<const vyre::read_range<resource>>(rr),
-                                                             std::span<const mutable_bytes_view>(outs)));
+        if (uses_ir_kernels()) {
+            VYRE_TRY(run_kernels(edges, seed_node, seed_fact, seed_words, got));
+            got[2] = contexts;
+        } else {
+            std::vector<dispatch_step<resource>> steps{{&program_, bindings(), std::array<std::uint32_t, 3>{1, 1, 1}}};
+            std::vector<vyre::read_range<resource>> rr{{bufs_[counters_buf], 0, sizeof got}};
+            std::vector<mutable_bytes_view> outs{mutable_bytes_view(reinterpret_cast<std::uint8_t*>(got), sizeof got)};
+            VYRE_TRY(dispatch_resident_sequence_read_ranges_into(*d_, std::span<const dispatch_step<resource>>(steps),
+                                                                 std::span<const vyre::read_range<resource>>(rr),
+                                                                 std::span<const mutable_bytes_view>(outs)));
+        }
         out.stats.seconds_solve = seconds_since(t1);
         out.stats.updates = got[3];
         auto t2 = clock::now();
@@ -305,6 +368,50 @@ private:
         out.result.stats.contexts = got[2];
         out.stats.seconds_extract = seconds_since(t2);
         return out;
+    }
+
+    /// Stage 2 as the IR kernels; fills `got` as the op fills its counters (but contexts).
+    result<void> run_kernels(std::uint64_t edges, std::span<const std::uint32_t> seed_node,
+                             std::span<const std::uint32_t> seed_fact, const std::vector<std::uint32_t>& seed_words,
+                             std::uint32_t (&got)[4]) {
+        if constexpr (ir_edge_function_family<F>) {
+            constexpr std::size_t V = F::encoded_value_words;
+            std::vector<std::uint32_t> values;
+            values.reserve(seed_node.size() * V);
+            for (std::size_t i = 0; i < seed_node.size(); ++i)
+                values.insert(values.end(), seed_words.begin() + i * (2 + V) + 2, seed_words.begin() + (i + 1) * (2 + V));
+            typename kernel_stage::shared sh{graph_->tables(),
+                                             {bufs_[intra_fn_buf], bufs_[call_fn_buf], bufs_[rcall_fn_buf],
+                                              bufs_[ret_fn_buf], bufs_[functions_buf]},
+                                             bufs_[pe_buf], jf_, bufs_[values_buf]};
+            kernels_->limit(budget_, reach_.held_bytes() + fixed_bytes_ + jf_bytes_);
+            auto rep = kernels_->run(sh, edges, seed_node, seed_fact, values);
+            if (!rep) return vyre::make_unexpected(rep.error());
+            got[1] = static_cast<std::uint32_t>(edges);
+            got[3] = static_cast<std::uint32_t>(std::min<std::uint64_t>(rep->updates, ~0u));
+            return {};
+        } else {
+            (void)edges, (void)seed_node, (void)seed_fact, (void)seed_words, (void)got;
+            return {};
+        }
+    }
+    /// Bytes the IR kernels' per-solve buffers need over `edges` path edges (0 with the op).
+    std::uint64_t kernel_solve_bytes(std::uint64_t edges, std::uint64_t seeds) const {
+        if constexpr (ir_edge_function_family<F>) return kernels_ ? kernel_stage::per_solve_bytes(edges, seeds) : 0;
+        else return 0;
+    }
+    /// The contexts (start, c) with a path edge (start, c, c), as the op counts them.
+    std::uint32_t count_contexts(std::span<const std::uint32_t> pe) const {
+        const ifds::layout& G = L_->graph;
+        std::uint32_t n = 0;
+        for (std::uint32_t p = 0; p < G.num_procs; ++p) {
+            const std::uint32_t s = G.proc_start[p], f = G.node_fact_count[s];
+            for (std::uint32_t c = 0; c < f; ++c) {
+                const std::uint64_t pos = std::uint64_t(G.pe_word[s]) * 32 + std::uint64_t(c) * f + c;
+                n += (pos >> 5) < pe.size() && (pe[pos >> 5] >> (pos & 31) & 1u);
+            }
+        }
+        return n;
     }
 
     /// Puts stage 1's bitset (the layout's `pe_words` words, at least one) in
@@ -459,7 +566,10 @@ private:
     std::uint64_t jf_bytes_ = 0;
     double upload_seconds_ = 0;
     std::uint64_t budget_ = 0;       ///< resident_options::memory_budget (0: none)
-    std::uint64_t fixed_bytes_ = 0;  ///< stage2_fixed_bytes(L)
+    std::uint64_t fixed_bytes_ = 0;  ///< stage2_fixed_bytes(L) and the IR kernels' fixed buffers
+    /// Stage 2 as IR kernels (engaged in that mode; a family without IR forms has none).
+    using kernel_stage = detail::kernel_stage<F, S>;
+    std::conditional_t<ir_edge_function_family<F>, std::optional<kernel_stage>, std::monostate> kernels_{};
 };
 
 } // namespace weir::ide

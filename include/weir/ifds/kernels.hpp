@@ -20,6 +20,7 @@
 
 #include <vyre/ir/builder.hpp>
 #include <vyre/ir/program.hpp>
+#include <weir/core/ir_namer.hpp>
 #include <weir/ifds/ops/register.hpp>
 #include <weir/ifds/ops/rows.hpp>
 
@@ -47,11 +48,8 @@ namespace detail {
 using namespace vyre::ir;
 using namespace vyre::ir::dsl;
 
-/// Makes fresh variable names (the IR forbids shadowing).
-struct namer {
-    int n = 0;
-    std::string operator()(const char* base) { return std::string(base) + "_" + std::to_string(n++); }
-};
+/// Fresh variable names (weir/core/ir_namer.hpp).
+using namer = weir::ir_namer;
 
 inline program kernel_shell(const char* name) {
     program p(name);
