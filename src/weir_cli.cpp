@@ -175,17 +175,19 @@ vyre::result<std::vector<std::uint32_t>> weir_cli::solve_layout(const layout& L,
     return solve_resident<vyre::cpu_ref>(L, memory_budget, st);
 }
 
-/// Solves an IDE layout with stage 1 on `d` and stage 2 on `s` (the same
-/// dispatcher on the host backends; on cuda, a host one: see
+/// Solves an IDE layout on a resident vyre backend (both stages; stage 2 as
+/// weir's op on the host backends, as the portable IR kernels on cuda: see
 /// weir/ide/resident_solver.hpp).
-template <class D, class S>
-static vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_on(D& d, S& s,
-                                                                        const weir::ide::layout<weir::ide::linear>& L,
-                                                                        std::string& stats, std::uint64_t memory_budget) {
+template <class B>
+static vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_resident(const weir::ide::layout<weir::ide::linear>& L,
+                                                                              std::string& stats, std::uint64_t memory_budget) {
+    B backend;
+    weir::vyre_resident_ifds<B> d(backend);
     resident_options opt;
     opt.memory_budget = memory_budget;
-    auto solver = weir::ide::resident_solver<weir::ide::linear, D, S>::create(d, s, L, opt);
+    auto solver = weir::ide::resident_solver<weir::ide::linear, weir::vyre_resident_ifds<B>>::create(d, L, opt);
     if (!solver) return vyre::make_unexpected(solver.error());
+    stats += solver->uses_ir_kernels() ? " ide_stage2=kernels" : " ide_stage2=op";
     auto out = solver->solve();
     if (!out) return vyre::make_unexpected(out.error());
     const auto& st = out->stats;
@@ -194,15 +196,6 @@ static vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_on(D& d, S
              " t_upload=" + std::to_string(st.seconds_upload) + " t_ide_op=" + std::to_string(st.seconds_solve) +
              " t_extract=" + std::to_string(st.seconds_extract) + " updates=" + std::to_string(st.updates);
     return std::move(out->result);
-}
-
-/// Solves an IDE layout on a resident vyre host backend (both stages).
-template <class B>
-static vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_resident(const weir::ide::layout<weir::ide::linear>& L,
-                                                                              std::string& stats, std::uint64_t memory_budget) {
-    B backend;
-    weir::vyre_resident_ifds<B> d(backend);
-    return solve_ide_on(d, d, L, stats, memory_budget);
 }
 
 vyre::result<weir::ide::solution<weir::ide::linear>> weir_cli::solve_ide(const weir::ide::problem<weir::ide::linear>& pb,
@@ -217,15 +210,7 @@ vyre::result<weir::ide::solution<weir::ide::linear>> weir_cli::solve_ide(const w
     const auto L = weir::ide::make_layout(pb);
     stats += " t_layout=" + std::to_string(seconds_since(t0));
 #ifdef VYRE_WITH_CUDA
-    if (backend == "cuda") {
-        // Reachability on the GPU; the IDE phases (no IR kernels for them yet) on the host's cpu backend.
-        vyre::cuda gpu;
-        vyre::cpu host;
-        weir::vyre_resident_ifds<vyre::cuda> d(gpu);
-        weir::vyre_resident_ifds<vyre::cpu> h(host);
-        stats += " ide_stage2=cpu";
-        return solve_ide_on(d, h, L, stats, memory_budget);
-    }
+    if (backend == "cuda") return solve_ide_resident<vyre::cuda>(L, stats, memory_budget);
 #endif
     if (backend == "cuda")
         return vyre::fail(vyre::error_code::unsupported, "backend 'cuda' is not available in this build",

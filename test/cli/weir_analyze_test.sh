@@ -189,7 +189,7 @@ head -1 "$tmp/lca.ide" | grep -q "^ide 1 linear" && "$WEIR" solve "$tmp/lca.ide"
 check "lca --emit-ifds writes an .ide problem that weir solve solves" $? "$(head -3 "$tmp/lca.ide")"
 expect_fail "lca refuses sarif" 2 "sarif" "$WEIR" analyze "$tmp/lca.c" --analysis lca --format sarif
 expect_fail "lca refuses --witness" 2 "witness" "$WEIR" analyze "$tmp/lca.c" --analysis lca --witness
-# cuda (the IDE phases on the host's cpu): the values of cpu where built and a GPU is
+# cuda (both stages on the GPU, stage 2 as the IR kernels): the values of cpu where built and a GPU is
 # there, else status 4 (no device) or 2 (not built), saying so.
 "$WEIR" analyze "$tmp/lca.c" --analysis lca --backend cuda >"$tmp/lca-cuda-out" 2>"$tmp/lca-cuda"; st=$?
 case $st in

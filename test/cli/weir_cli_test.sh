@@ -308,9 +308,9 @@ done
 expect_out ide-solve-default "$want_ide" "$WEIR" solve "$tmp/a.ide"
 expect_out ide-json-cpu '{"s":{"0":null},"e":{"0":null,"x":"11","y":"23"},"c":{"0":null,"x":"1"},"r":{"0":null,"x":"11"},"is":{"0":null,"x":"1"},"ie":{"0":null,"x":"11"}}' "$WEIR" solve "$tmp/a.ide" --format json
 "$WEIR" solve "$tmp/a.ide" --stats >/dev/null 2>"$tmp/ide_stats"
-grep -q "backend=cpu problem=ide family=linear jump_functions=12 contexts=3 .*t_reach=.*t_ide_op=" "$tmp/ide_stats"
+grep -q "backend=cpu problem=ide family=linear jump_functions=12 contexts=3 .*ide_stage2=op .*t_reach=.*t_ide_op=" "$tmp/ide_stats"
 check ide-stats $? "--stats on an IDE problem: $(cat "$tmp/ide_stats")"
-# cuda (stage 2 on the host's cpu): the same values where built and a GPU is there,
+# cuda (both stages on the GPU, stage 2 as the IR kernels): the same values where built and a GPU is there,
 # else status 4 (no device) or 2 (not built), saying so.
 "$WEIR" solve "$tmp/a.ide" --backend cuda >"$tmp/ide_cuda_out" 2>"$tmp/ide_cuda"
 st=$?

@@ -941,14 +941,62 @@ TEST_CASE("scratch dispatcher: IDE with stage 2 on a host dispatcher equals tabu
     CHECK(host_backend.resident_bytes() == 0);  // every solver freed its stage 2
 }
 
-TEST_CASE("scratch dispatcher: IDE on it alone is refused before anything is uploaded", "[ide][dispatch][errors]") {
+TEST_CASE("scratch dispatcher: IDE on it alone runs stage 2 as the IR kernels and equals tabulation",
+          "[ide][dispatch][parity]") {
     using linear = weir::ide::linear;
+    for (std::uint64_t seed = 0; seed < 40; ++seed) {
+        INFO("seed " << seed);
+        scratch_dispatch d;
+        const auto pb = weir::test::small_ide_problem(seed);
+        const auto L = weir::ide::make_layout(pb);
+        auto s = weir::ide::resident_solver<linear, scratch_dispatch>::create(d, L);
+        if (!s) FAIL(s.error().what());
+        CHECK(s->uses_ir_kernels());
+        for (int run = 0; run < 2; ++run) {  // (the second reuses every buffer)
+            auto out = s->solve();
+            if (!out) FAIL(out.error().what());
+            const auto expect = weir::ide::tabulation_solver<linear>(pb).solve().value();
+            CHECK(out->result == expect);
+            CHECK(out->result.stats == expect.stats);
+        }
+        auto dispatched = [&](std::string_view name) {
+            return std::count_if(d.log.dispatches.begin(), d.log.dispatches.end(),
+                                 [&](const auto& x) { return x.program == name; });
+        };
+        CHECK(dispatched("weir_ide_jf_apply") > 0);
+        CHECK(dispatched("weir_ide_values") == 2);
+    }
+}
+
+namespace {
+/// `linear` under another name and without IR forms of its operations.
+struct linear_without_ir : weir::ide::linear {
+    static constexpr std::string_view name = "linear_without_ir";
+};
+} // namespace
+
+TEST_CASE("scratch dispatcher: IDE that it can run neither as the op nor as kernels is refused before anything is "
+          "uploaded",
+          "[ide][dispatch][errors]") {
+    static_assert(weir::ide::edge_function_family<linear_without_ir>);
+    static_assert(!weir::ide::ir_edge_function_family<linear_without_ir>);
     scratch_dispatch d;
-    const auto pb = weir::test::small_ide_problem(3);
+    {
+        const auto pb = weir::test::small_ide_problem(3);
+        const auto L = weir::ide::make_layout(pb);
+        auto s = weir::ide::resident_solver<weir::ide::linear, scratch_dispatch>::create(d, L, {}, weir::ide::stage2_mode::op);
+        REQUIRE_FALSE(s.has_value());
+        CHECK(s.error().code() == vyre::error_code::unsupported);
+        CHECK_THAT(s.error().message(), Catch::Contains("ide_solve_linear"));
+    }
+    weir::ide::problem<linear_without_ir> pb;
+    pb.graph = weir::test::small_ide_problem(3).graph;
+    pb.fill_defaults();  // (every edge the identity)
     const auto L = weir::ide::make_layout(pb);
-    auto s = weir::ide::resident_solver<linear, scratch_dispatch>::create(d, L);
+    auto s = weir::ide::resident_solver<linear_without_ir, scratch_dispatch>::create(d, L);
     REQUIRE_FALSE(s.has_value());
     CHECK(s.error().code() == vyre::error_code::unsupported);
+    CHECK_THAT(s.error().message(), Catch::Contains("no IR forms"));
     CHECK_THAT(s.error().fix(), Catch::Contains("create(d, host, L)"));
     CHECK(d.log.allocations == 0);
 }
