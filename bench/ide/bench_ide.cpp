@@ -2,7 +2,7 @@
 // (bench/ide/run.py runs it per size and solver, in its own process so that
 // its peak RSS is the solver's, and compares the solvers).
 //
-//   bench_ide --procs N [--seed S] [--solver none|tabulation|cpu] [--threads T]
+//   bench_ide --procs N [--seed S] [--solver none|tabulation|cpu|cpu-kernels] [--threads T]
 //
 // The problem: bench/ifds/gen_taint.hpp's program shape (procedures with
 // parameters, locals, globals, branches, loops, recursion, indirect calls),
@@ -69,7 +69,7 @@ std::uint64_t hash_of(const weir::ide::solution<L>& s) {
 }
 
 [[noreturn]] void usage() {
-    std::fprintf(stderr, "usage: bench_ide --procs N [--seed S] [--solver none|tabulation|cpu] [--threads T]\n");
+    std::fprintf(stderr, "usage: bench_ide --procs N [--seed S] [--solver none|tabulation|cpu|cpu-kernels] [--threads T]\n");
     std::exit(2);
 }
 
@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
         else if (a == "--solver") solver = v;
         else usage();
     }
-    if (procs == 0 || (solver != "none" && solver != "tabulation" && solver != "cpu")) usage();
+    if (procs == 0 || (solver != "none" && solver != "tabulation" && solver != "cpu" && solver != "cpu-kernels")) usage();
     auto t0 = clock_type::now();
     const auto pb = make_problem(procs, seed);
     const double t_build = since(t0);
@@ -99,14 +99,16 @@ int main(int argc, char** argv) {
         auto t1 = clock_type::now();
         s = weir::ide::tabulation_solver<L>(pb).solve().value();
         t_solve = since(t1);
-    } else if (solver == "cpu") {
+    } else if (solver == "cpu" || solver == "cpu-kernels") {
         auto t1 = clock_type::now();
         const auto lay = weir::ide::make_layout(pb);
         t_layout = since(t1);
         vyre::cpu backend(threads);
         weir::vyre_resident_ifds<vyre::cpu> d(backend);
         auto t2 = clock_type::now();
-        auto rs = weir::ide::resident_solver<L, decltype(d)>::create(d, lay).value();
+        // cpu-kernels: stage 2 as the portable IR kernels (what cuda runs) instead of the op
+        const auto mode = solver == "cpu" ? weir::ide::stage2_mode::op : weir::ide::stage2_mode::ir_kernels;
+        auto rs = weir::ide::resident_solver<L, decltype(d)>::create(d, lay, {}, mode).value();
         t_create = since(t2);
         auto t3 = clock_type::now();
         auto out = rs.solve().value();
