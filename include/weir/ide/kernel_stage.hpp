@@ -54,7 +54,8 @@ public:
     /// first: entry values, frontiers, proposals and their keys (the
     /// proposals may grow during the rounds, within the budget of `limit`).
     static std::uint64_t per_solve_bytes(std::uint64_t edges, std::uint64_t seeds) {
-        return 4 * (std::max<std::uint64_t>(edges, 1) * (V + 4) + first_capacity(edges, seeds) * (R + 2));
+        return 4 * (std::max<std::uint64_t>(edges, 1) * (V + 4) + first_capacity(edges, seeds) * R) +
+               key_class_bytes(seeds);
     }
     /// Bounds the per-solve buffers to `budget` (0: none) bytes, `others` of them held elsewhere.
     void limit(std::uint64_t budget, std::uint64_t others) { budget_ = budget, others_ = others; }
@@ -68,20 +69,25 @@ public:
 
     kernel_stage(kernel_stage&& o) noexcept
         : s_(o.s_), L_(o.L_), p_(std::move(o.p_)), fixed_(std::move(o.fixed_)), grown_(std::move(o.grown_)),
-          sizes_(o.sizes_), budget_(o.budget_), others_(o.others_) {
+          sizes_(o.sizes_), keys_(std::move(o.keys_)), key_bytes_(o.key_bytes_), budget_(o.budget_), others_(o.others_) {
         o.fixed_.clear();
         o.grown_.clear();
+        o.key_bytes_.fill(0);
     }
     kernel_stage& operator=(kernel_stage&&) = delete;
     ~kernel_stage() {
         for (const auto& r : fixed_) (void)s_->free(r);
-        for (const auto& r : grown_) (void)s_->free(r);
+        for (std::size_t i = 0; i < grown_.size(); ++i)
+            if (sizes_[i]) (void)s_->free(grown_[i]);
+        for (std::size_t k = 0; k < key_bytes_.size(); ++k)
+            if (key_bytes_[k]) (void)s_->free(keys_[k]);
     }
 
     /// Bytes the per-solve buffers hold now.
     std::uint64_t grown_bytes() const {
         std::uint64_t b = 0;
         for (auto n : sizes_) b += n;
+        for (auto n : key_bytes_) b += n;
         return b;
     }
 
@@ -121,7 +127,9 @@ public:
             props.resize(props.size() + (R - 3 - V));
         }
         VYRE_TRY(rounds(sh, props, p_.entry_apply, p_.entry_expand, rep));
-        VYRE_TRY(dispatch(p_.values, bindings(sh), groups(G.num_nodes)));
+        auto keys = keys_for(0);
+        if (!keys) return vyre::make_unexpected(keys.error());
+        VYRE_TRY(dispatch(p_.values, bindings(sh, *keys), groups(G.num_nodes)));
         return rep;
     }
 
@@ -134,9 +142,9 @@ private:
     }
 
     enum fixed_buffer : std::size_t { rank_buf, cnt_buf, sites_off_buf, sites_buf, counters_buf, fixed_count };
-    enum grown_buffer : std::size_t { entry_buf, fin_buf, fout_buf, props_buf, keys_buf, grown_count };
+    enum grown_buffer : std::size_t { entry_buf, fin_buf, fout_buf, props_buf, grown_count };
     static constexpr std::array<const char*, grown_count> grown_names = {"entry values", "frontier", "frontier",
-                                                                         "proposals", "proposal keys"};
+                                                                         "proposals"};
 
     struct programs {
         vyre::ir::program count_bits = kern::count_bits(), scan = kern::scan(), clear = ifds::clear_kernel(),
@@ -191,10 +199,13 @@ private:
         }
         for (;;) {
             // join the proposals into their slots
+            // (keys of a size class just above the count: sorting the proposals costs what they are)
+            auto keys = keys_for(n_props);
+            if (!keys) return vyre::make_unexpected(keys.error());
             VYRE_TRY(set_counters({0, 0, static_cast<std::uint32_t>(n_props), capacity(), counter_updates(rep)}));
-            VYRE_TRY(dispatch(p_.keys, bindings(sh), groups(capacity())));
-            VYRE_TRY(dispatch(p_.sort, {grown_[keys_buf]}, std::nullopt));
-            if (n_props) VYRE_TRY(dispatch(apply, bindings(sh), exact_groups(n_props)));
+            VYRE_TRY(dispatch(p_.keys, bindings(sh, *keys), groups(n_props)));
+            VYRE_TRY(dispatch(p_.sort, {*keys}, std::nullopt));
+            if (n_props) VYRE_TRY(dispatch(apply, bindings(sh, *keys), exact_groups(n_props)));
             auto c = get_counters();
             if (!c) return vyre::make_unexpected(c.error());
             rep.updates = (*c)[k_updates];
@@ -206,7 +217,7 @@ private:
             std::swap(sizes_[fin_buf], sizes_[fout_buf]);
             for (;;) {
                 VYRE_TRY(set_counters({queued, 0, 0, capacity(), counter_updates(rep)}));
-                VYRE_TRY(dispatch(expand, bindings(sh), groups(queued)));
+                VYRE_TRY(dispatch(expand, bindings(sh, *keys), groups(queued)));
                 c = get_counters();
                 if (!c) return vyre::make_unexpected(c.error());
                 n_props = (*c)[k_props];
@@ -219,7 +230,7 @@ private:
     static std::uint32_t counter_updates(const report& r) {
         return static_cast<std::uint32_t>(std::min<std::uint64_t>(r.updates, ~0u));
     }
-    std::uint32_t capacity() const { return static_cast<std::uint32_t>(sizes_[keys_buf] / 8); }
+    std::uint32_t capacity() const { return static_cast<std::uint32_t>(sizes_[props_buf] / (4 * R)); }
 
     result<void> set_counters(std::array<std::uint32_t, kernel_counter_count> c) {
         return s_->upload(fixed_[counters_buf], as_bytes(std::span<const std::uint32_t>(c)));
@@ -232,11 +243,11 @@ private:
     }
 
     /// Every kernel's bindings, in `kernels<F>::buffer_names()` order.
-    std::vector<resource> bindings(const shared& sh) const {
+    std::vector<resource> bindings(const shared& sh, const resource& keys) const {
         std::vector<resource> rs = sh.graph;
         rs.insert(rs.end(), sh.fn.begin(), sh.fn.end());
         rs.insert(rs.end(), {sh.pe, fixed_[rank_buf], sh.jf, grown_[entry_buf], sh.values, grown_[fin_buf],
-                             grown_[fout_buf], grown_[props_buf], grown_[keys_buf], fixed_[sites_off_buf],
+                             grown_[fout_buf], grown_[props_buf], keys, fixed_[sites_off_buf],
                              fixed_[sites_buf], fixed_[counters_buf]});
         return rs;
     }
@@ -279,8 +290,32 @@ private:
                                   " proposals, past 32-bit indices",
                               "split the problem or its seeds");
         if (n <= capacity()) return {};
-        VYRE_TRY(ensure(props_buf, n * R));
-        return ensure(keys_buf, n * 2);
+        return ensure(props_buf, n * R);
+    }
+
+    /// Size class of `n` keys: the power of two at or above it, at least 2^10.
+    static unsigned key_class(std::uint64_t n) {
+        unsigned k = 10;
+        while ((std::uint64_t{1} << k) < n) ++k;
+        return k;
+    }
+    static std::uint64_t key_class_bytes(std::uint64_t n) { return 8 * (std::uint64_t{1} << key_class(n)); }
+    /// The keys buffer for a round of `n` proposals: its size class's, allocated once (within the budget).
+    result<resource> keys_for(std::uint64_t n) {
+        const unsigned k = key_class(n);
+        if (key_bytes_[k]) return keys_[k];
+        const std::uint64_t bytes = key_class_bytes(n), held = others_ + grown_bytes();
+        if (budget_ && (bytes > budget_ || held > budget_ - bytes))
+            return vyre::fail(vyre::error_code::out_of_memory,
+                              "ide::resident_solver: the IR kernels' proposal keys need " + std::to_string(bytes) +
+                                  " bytes on top of " + std::to_string(held) + " held, past the memory budget of " +
+                                  std::to_string(budget_),
+                              "raise resident_options::memory_budget (weir solve --memory-budget), or split the problem");
+        auto r = s_->allocate(bytes);
+        if (!r) return vyre::make_unexpected(r.error());
+        keys_[k] = *r;
+        key_bytes_[k] = bytes;
+        return *r;
     }
 
     template <class T>
@@ -294,6 +329,8 @@ private:
     std::vector<resource> fixed_;
     std::vector<resource> grown_;
     std::array<std::uint64_t, grown_count> sizes_{};  ///< bytes of each per-solve buffer (0: none)
+    std::array<resource, 64> keys_{};                 ///< proposal keys by size class (`keys_for`)
+    std::array<std::uint64_t, 64> key_bytes_{};       ///< bytes of each (0: none)
     std::uint64_t budget_ = 0, others_ = 0;           ///< see `limit`
 };
 
