@@ -113,19 +113,12 @@ public:
     /// only with `out_of_memory`: past `tabulation_options::memory_budget`,
     /// or when the host runs out.
     vyre::result<solution<F>> solve() {
-        try {
-            jump_functions();
-            values();
-            return collect();
-        } catch (const ifds::memory_budget_exceeded& e) {
-            return vyre::fail(vyre::error_code::out_of_memory,
-                              "ide::tabulation_solver: the solve needs more than " + std::to_string(e.needed) +
-                                  " bytes, past its memory budget of " + std::to_string(e.budget),
-                              "raise tabulation_options::memory_budget");
-        } catch (const std::bad_alloc&) {
-            return vyre::fail(vyre::error_code::out_of_memory, "ide::tabulation_solver: the host ran out of memory",
-                              "set tabulation_options::memory_budget below the free memory");
-        }
+        return ifds::detail::within_memory_budget("ide::tabulation_solver", "the solve", "",
+                                                  [&]() -> vyre::result<solution<F>> {
+                                                      jump_functions();
+                                                      values();
+                                                      return collect();
+                                                  });
     }
 
 private:

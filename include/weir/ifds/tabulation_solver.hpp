@@ -26,6 +26,28 @@ struct memory_budget_exceeded {
     std::uint64_t budget = 0;  ///< the budget
 };
 
+namespace detail {
+/// Runs `fn` (which returns a `vyre::result`), turning the tabulation
+/// engine's `memory_budget_exceeded` and the host's `std::bad_alloc` into
+/// `out_of_memory` errors worded alike for every host solver: `who` names
+/// the solver, `work` what needed the memory, `also` is added to each fix.
+template <class Fn>
+auto within_memory_budget(const std::string& who, const std::string& work, const std::string& also, Fn&& fn)
+    -> decltype(fn()) {
+    try {
+        return fn();
+    } catch (const memory_budget_exceeded& e) {
+        return vyre::fail(vyre::error_code::out_of_memory,
+                          who + ": " + work + " needs more than " + std::to_string(e.needed) +
+                              " bytes, past its memory budget of " + std::to_string(e.budget),
+                          "raise tabulation_options::memory_budget" + also);
+    } catch (const std::bad_alloc&) {
+        return vyre::fail(vyre::error_code::out_of_memory, who + ": the host ran out of memory",
+                          "set tabulation_options::memory_budget below the free memory" + also);
+    }
+}
+} // namespace detail
+
 /// Options of the tabulation solver.
 struct tabulation_options {
     /// Bytes the solver's own tables (path-edge bitset, worklist, incoming
@@ -334,19 +356,12 @@ public:
 
 private:
     vyre::result<output> run(std::span<const std::uint32_t> seed_node, std::span<const std::uint32_t> seed_fact) const {
-        try {
-            detail::tabulation_engine<false> eng(*L_, opt_.memory_budget);
-            eng.run(seed_node, seed_fact);
-            return output{std::move(eng.pe), eng.stats};
-        } catch (const memory_budget_exceeded& e) {
-            return vyre::fail(vyre::error_code::out_of_memory,
-                              "tabulation_solver: the solve needs more than " + std::to_string(e.needed) +
-                                  " bytes, past its memory budget of " + std::to_string(e.budget),
-                              "raise tabulation_options::memory_budget or solve fewer seeds");
-        } catch (const std::bad_alloc&) {
-            return vyre::fail(vyre::error_code::out_of_memory, "tabulation_solver: the host ran out of memory",
-                              "set tabulation_options::memory_budget below the free memory, or solve fewer seeds");
-        }
+        return detail::within_memory_budget("tabulation_solver", "the solve", ", or solve fewer seeds",
+                                            [&]() -> vyre::result<output> {
+                                                detail::tabulation_engine<false> eng(*L_, opt_.memory_budget);
+                                                eng.run(seed_node, seed_fact);
+                                                return output{std::move(eng.pe), eng.stats};
+                                            });
     }
 
     const layout* L_;

@@ -40,17 +40,10 @@ public:
     /// Runs the recording tabulation within `opt.memory_budget` bytes (its
     /// records count too); past it, or out of host memory, an `out_of_memory` error.
     static vyre::result<witness_builder> create(const layout& L, tabulation_options opt = {}) {
-        try {
-            return witness_builder(L, opt.memory_budget);
-        } catch (const memory_budget_exceeded& e) {
-            return vyre::fail(vyre::error_code::out_of_memory,
-                              "witness_builder: recording the solve needs more than " + std::to_string(e.needed) +
-                                  " bytes, past its memory budget of " + std::to_string(e.budget),
-                              "raise tabulation_options::memory_budget");
-        } catch (const std::bad_alloc&) {
-            return vyre::fail(vyre::error_code::out_of_memory, "witness_builder: the host ran out of memory",
-                              "set tabulation_options::memory_budget below the free memory");
-        }
+        return detail::within_memory_budget("witness_builder", "recording the solve", "",
+                                            [&]() -> vyre::result<witness_builder> {
+                                                return witness_builder(L, opt.memory_budget);
+                                            });
     }
 
 private:
