@@ -6,7 +6,8 @@
 /// - a problem that loads prints to text that loads back to an equal problem,
 ///   and printing that again gives the same text;
 /// - an `.ide` problem that loads solves to the same solution on the host
-///   IDE solver and on the resident one (`cpu_ref`).
+///   IDE solver and on the resident one (`cpu_ref`, stage 2 as the op and as
+///   the IR kernels).
 
 #include <algorithm>
 #include <cstdint>
@@ -50,12 +51,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             vyre::cpu_ref backend;
             weir::vyre_resident_ifds<vyre::cpu_ref> d(backend);
             const auto L = weir::ide::make_layout(*p);
-            auto solver = weir::ide::resident_solver<weir::ide::linear, decltype(d)>::create(d, L);
-            if (!solver) vyre_fuzz::fail("ifds_load", "the resident IDE solver refused a loaded problem", solver.error().what());
-            auto got = solver->solve();
-            if (!got) vyre_fuzz::fail("ifds_load", "the resident IDE solve failed", got.error().what());
-            if (!(got->result == host) || !(got->result.stats == host.stats))
-                vyre_fuzz::fail("ifds_load", "the resident IDE solver differs from the host one", std::string(text));
+            // stage 2 as weir's op and as the portable IR kernels
+            for (const auto mode : {weir::ide::stage2_mode::op, weir::ide::stage2_mode::ir_kernels}) {
+                auto solver = weir::ide::resident_solver<weir::ide::linear, decltype(d)>::create(d, L, {}, mode);
+                if (!solver)
+                    vyre_fuzz::fail("ifds_load", "the resident IDE solver refused a loaded problem", solver.error().what());
+                auto got = solver->solve();
+                if (!got) vyre_fuzz::fail("ifds_load", "the resident IDE solve failed", got.error().what());
+                if (!(got->result == host) || !(got->result.stats == host.stats))
+                    vyre_fuzz::fail("ifds_load",
+                                    mode == weir::ide::stage2_mode::op
+                                        ? "the resident IDE solver (op) differs from the host one"
+                                        : "the resident IDE solver (IR kernels) differs from the host one",
+                                    std::string(text));
+            }
         }
         return 0;
     }

@@ -213,8 +213,9 @@ private:
     /// JF(c; n, d), top (zeros) when (n, c, d) is no path edge.
     static word_vars jf_at(ir_namer& nm, vyre::ir::expr n, vyre::ir::expr c, vyre::ir::expr d, stmts& out) {
         using namespace vyre::ir::dsl;
-        auto [has, slot] = locate(nm, std::move(n), std::move(c), std::move(d), out);
-        const word_vars j = load_slot(nm, "jf", W, slot, out);
+        const auto located = locate(nm, std::move(n), std::move(c), std::move(d), out);
+        const std::string& has = located.first;  // (no structured binding: clang 14 lets no lambda capture one)
+        const word_vars j = load_slot(nm, "jf", W, located.second, out);
         const word_vars r = word_vars::declare(nm, "j", W, out, [&](std::size_t i) { return select(var(has), j[i], lit(0u)); });
         return r;
     }
