@@ -68,7 +68,7 @@ struct cases {
         for (auto a : ints) {
             vals.push_back(linear::constant_value(a));
             fns.push_back(linear::constant(a));
-            for (auto b : {std::int64_t{0}, std::int64_t{1}, std::int64_t{-1}, max, min, a, -a / 3 + 5})
+            for (auto b : {std::int64_t{0}, std::int64_t{1}, std::int64_t{-1}, max, min, a, a / 3 + 5})
                 if (a != 0) fns.push_back(linear::affine(a, b));
         }
     }

@@ -68,7 +68,7 @@ public:
     }
 
     kernel_stage(kernel_stage&& o) noexcept
-        : s_(o.s_), L_(o.L_), p_(std::move(o.p_)), fixed_(std::move(o.fixed_)), grown_(std::move(o.grown_)),
+        : s_(o.s_), L_(o.L_), p_(o.p_), fixed_(std::move(o.fixed_)), grown_(std::move(o.grown_)),
           sizes_(o.sizes_), keys_(std::move(o.keys_)), key_bytes_(o.key_bytes_), budget_(o.budget_), others_(o.others_) {
         o.fixed_.clear();
         o.grown_.clear();
@@ -103,10 +103,10 @@ public:
         VYRE_TRY(ensure(fout_buf, std::max<std::uint64_t>(edges, 1) * 2));
         VYRE_TRY(ensure_props(first_capacity(edges, n_seeds)));
         // rank: set bits before each word of the bitset
-        VYRE_TRY(dispatch(p_.count_bits, {sh.pe, fixed_[cnt_buf]}, groups(G.pe_words + 1)));
-        VYRE_TRY(dispatch(p_.scan, {fixed_[cnt_buf], fixed_[rank_buf]}, std::nullopt));
-        VYRE_TRY(dispatch(p_.clear, {sh.jf}, std::nullopt));
-        VYRE_TRY(dispatch(p_.clear, {grown_[entry_buf]}, std::nullopt));
+        VYRE_TRY(dispatch(p_->count_bits, {sh.pe, fixed_[cnt_buf]}, groups(G.pe_words + 1)));
+        VYRE_TRY(dispatch(p_->scan, {fixed_[cnt_buf], fixed_[rank_buf]}, std::nullopt));
+        VYRE_TRY(dispatch(p_->clear, {sh.jf}, std::nullopt));
+        VYRE_TRY(dispatch(p_->clear, {grown_[entry_buf]}, std::nullopt));
         report rep;
         // phase 1: from the identity at each seed
         std::vector<std::uint32_t> props;
@@ -116,7 +116,7 @@ public:
             props.insert(props.end(), id.begin(), id.end());
             props.resize(props.size() + (R - 3 - W));
         }
-        VYRE_TRY(rounds(sh, props, p_.jf_apply, p_.jf_expand, rep));
+        VYRE_TRY(rounds(sh, props, p_->jf_apply, p_->jf_expand, rep));
         // phase 2: the seeds' entry values (the zero fact's is bottom)
         props.clear();
         const auto bot = encoded_value<F>(F::bottom_value());
@@ -126,10 +126,10 @@ public:
             for (std::uint32_t w = 0; w < V; ++w) props.push_back(seed_fact[i] == 0 ? bot[w] : seed_values[i * V + w]);
             props.resize(props.size() + (R - 3 - V));
         }
-        VYRE_TRY(rounds(sh, props, p_.entry_apply, p_.entry_expand, rep));
+        VYRE_TRY(rounds(sh, props, p_->entry_apply, p_->entry_expand, rep));
         auto keys = keys_for(0);
         if (!keys) return vyre::make_unexpected(keys.error());
-        VYRE_TRY(dispatch(p_.values, bindings(sh, *keys), groups(G.num_nodes)));
+        VYRE_TRY(dispatch(p_->values, bindings(sh, *keys), groups(G.num_nodes)));
         return rep;
     }
 
@@ -152,6 +152,12 @@ private:
                           jf_apply = kern::jf_apply(), entry_expand = kern::entry_expand(),
                           entry_apply = kern::entry_apply(), values = kern::values();
     };
+
+    /// The kernels of family F, built on first use (thread-safe) and shared by every solver.
+    static const programs& shared_programs() {
+        static const programs p;
+        return p;
+    }
 
     kernel_stage(S& s, const layout<F>& L) : s_(&s), L_(&L) {}
 
@@ -180,8 +186,9 @@ private:
         VYRE_TRY(s_->upload_many(std::span<const vyre::upload_op<resource>>(ups)));
         grown_.assign(grown_count, resource{});
         sizes_.fill(0);
-        for (const vyre::ir::program* p : {&p_.count_bits, &p_.scan, &p_.clear, &p_.keys, &p_.sort, &p_.jf_expand,
-                                           &p_.jf_apply, &p_.entry_expand, &p_.entry_apply, &p_.values})
+        for (const vyre::ir::program* p : {&p_->count_bits, &p_->scan, &p_->clear, &p_->keys, &p_->sort,
+                                           &p_->jf_expand, &p_->jf_apply, &p_->entry_expand, &p_->entry_apply,
+                                           &p_->values})
             VYRE_TRY(weir::prepare(*s_, *p));
         return {};
     }
@@ -203,8 +210,8 @@ private:
             auto keys = keys_for(n_props);
             if (!keys) return vyre::make_unexpected(keys.error());
             VYRE_TRY(set_counters({0, 0, static_cast<std::uint32_t>(n_props), capacity(), counter_updates(rep)}));
-            VYRE_TRY(dispatch(p_.keys, bindings(sh, *keys), groups(n_props)));
-            VYRE_TRY(dispatch(p_.sort, {*keys}, std::nullopt));
+            VYRE_TRY(dispatch(p_->keys, bindings(sh, *keys), groups(n_props)));
+            VYRE_TRY(dispatch(p_->sort, {*keys}, std::nullopt));
             if (n_props) VYRE_TRY(dispatch(apply, bindings(sh, *keys), exact_groups(n_props)));
             auto c = get_counters();
             if (!c) return vyre::make_unexpected(c.error());
@@ -325,7 +332,7 @@ private:
 
     S* s_;
     const layout<F>* L_;
-    programs p_;
+    const programs* p_ = &shared_programs();  ///< built once per process and family
     std::vector<resource> fixed_;
     std::vector<resource> grown_;
     std::array<std::uint64_t, grown_count> sizes_{};  ///< bytes of each per-solve buffer (0: none)
