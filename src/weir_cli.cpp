@@ -287,8 +287,8 @@ int print_witnesses(const problem& pb, const layout& L, const std::vector<std::p
 }
 
 /// `weir solve` on an `ide 1 linear` file: the resident IDE solver on `cpu`
-/// and `cpu-ref`, on `cuda` with its second stage on the host's `cpu`, the
-/// host one on `tabulation`.
+/// and `cpu-ref`, on `cuda` with its second stage as the portable IR kernels,
+/// the host one on `tabulation`.
 int cmd_solve_ide(const options& o) {
     auto t0 = std::chrono::steady_clock::now();
     auto pb = weir::ide::load_problem_file<weir::ide::linear>(o.file);
