@@ -274,13 +274,7 @@ private:
     /// Makes per-solve buffer `b` hold at least `words` u32 (contents not kept).
     result<void> ensure(grown_buffer b, std::uint64_t words) {
         if (sizes_[b] >= words * 4) return {};
-        const std::uint64_t held = others_ + grown_bytes() - sizes_[b];
-        if (budget_ && (words * 4 > budget_ || held > budget_ - words * 4))
-            return vyre::fail(vyre::error_code::out_of_memory,
-                              "ide::resident_solver: the IR kernels' " + std::string(grown_names[b]) + " need " +
-                                  std::to_string(words * 4) + " bytes on top of " + std::to_string(held) +
-                                  " held, past the memory budget of " + std::to_string(budget_),
-                              "raise resident_options::memory_budget (weir solve --memory-budget), or split the problem");
+        VYRE_TRY(room_for(words * 4, others_ + grown_bytes() - sizes_[b], grown_names[b]));
         if (sizes_[b]) (void)s_->free(grown_[b]);
         sizes_[b] = 0;
         auto r = s_->allocate(words * 4);
@@ -289,7 +283,17 @@ private:
         sizes_[b] = words * 4;
         return {};
     }
-    /// Room for `n` proposals (and their keys).
+    /// Fails with `out_of_memory` when `bytes` more on top of `held` would pass the budget (0: none).
+    result<void> room_for(std::uint64_t bytes, std::uint64_t held, const char* what) const {
+        if (budget_ == 0 || (bytes <= budget_ && held <= budget_ - bytes)) return {};
+        return vyre::fail(vyre::error_code::out_of_memory,
+                          "ide::resident_solver: the IR kernels' " + std::string(what) + " need " + std::to_string(bytes) +
+                              " bytes on top of " + std::to_string(held) + " held, past the memory budget of " +
+                              std::to_string(budget_),
+                          "raise resident_options::memory_budget (weir solve --memory-budget), or split the problem");
+    }
+
+    /// Room for `n` proposals.
     result<void> ensure_props(std::uint64_t n) {
         if (n * R > 0xffffffffull)
             return vyre::fail(vyre::error_code::out_of_memory,
@@ -311,13 +315,8 @@ private:
     result<resource> keys_for(std::uint64_t n) {
         const unsigned k = key_class(n);
         if (key_bytes_[k]) return keys_[k];
-        const std::uint64_t bytes = key_class_bytes(n), held = others_ + grown_bytes();
-        if (budget_ && (bytes > budget_ || held > budget_ - bytes))
-            return vyre::fail(vyre::error_code::out_of_memory,
-                              "ide::resident_solver: the IR kernels' proposal keys need " + std::to_string(bytes) +
-                                  " bytes on top of " + std::to_string(held) + " held, past the memory budget of " +
-                                  std::to_string(budget_),
-                              "raise resident_options::memory_budget (weir solve --memory-budget), or split the problem");
+        const std::uint64_t bytes = key_class_bytes(n);
+        VYRE_TRY(room_for(bytes, others_ + grown_bytes(), "proposal keys"));
         auto r = s_->allocate(bytes);
         if (!r) return vyre::make_unexpected(r.error());
         keys_[k] = *r;

@@ -407,7 +407,7 @@ private:
         for (std::uint32_t p = 0; p < G.num_procs; ++p) {
             const std::uint32_t s = G.proc_start[p], f = G.node_fact_count[s];
             for (std::uint32_t c = 0; c < f; ++c) {
-                const std::uint64_t pos = std::uint64_t(G.pe_word[s]) * 32 + std::uint64_t(c) * f + c;
+                const std::uint64_t pos = ifds::detail::row_start(G, s, c) + c;
                 n += (pos >> 5) < pe.size() && (pe[pos >> 5] >> (pos & 31) & 1u);
             }
         }
