@@ -154,11 +154,22 @@ TEMPLATE_LIST_TEST_CASE("resident solver grows its frontier and reuses buffers a
     for (const auto& out : *outs) rounds += out.stats.rounds + 1;
     CHECK(up <= rounds * 16 * 4 + sets.size() * 8);
     // Downloads: the 4-byte counter per round, and the resident bitset per
-    // solve (packed in the row modes: the solved nodes' blocks only).
+    // solve (packed in the row modes: the solved nodes' blocks only) unless
+    // the solve ran in place: in the result's own vector, adopted and given
+    // back (reclaimed), so that no bitset is copied.
+    using solver_t = resident_solver<weir::vyre_resident_ifds<TestType>>;
     std::uint64_t down = after["bytes_downloaded"] - after_upload["bytes_downloaded"];
     const std::uint32_t bitset_words = solver->graph()->bitset_words();
     CHECK(bitset_words == (needs_rows(solver->mode()) ? make_row_tables(L).packing.words : L.pe_words));
     std::uint64_t result_bytes = sets.size() * std::uint64_t(std::max<std::uint32_t>(bitset_words, 1)) * 4;
+    if constexpr (solver_t::solves_in_place) {
+        CHECK(after["bytes_reclaimed"] - after_upload["bytes_reclaimed"] ==
+              sets.size() * std::uint64_t(std::max<std::uint32_t>(L.pe_words, 1)) * 4);
+        CHECK(after["allocations"] - after_upload["allocations"] == sets.size());  // the results, adopted
+        result_bytes = 0;
+    } else {
+        CHECK(after["allocations"] == after_upload["allocations"]);  // every buffer reused
+    }
     CHECK(down >= result_bytes);
     CHECK(down - result_bytes <= rounds * 4 * 4);
 }
@@ -558,11 +569,12 @@ TEMPLATE_LIST_TEST_CASE("resident graph cache: hits, LRU eviction under a byte b
     cache.clear();
     solver = resident_solver<device_t>::create(d, layouts[1]).value();
     // What is live now is exactly the new solver: its graph and its scratch
-    // (path edges, packed in the row modes; two frontiers of the default 4096
-    // entries, counters).
+    // (path edges, packed in the row modes, unless each solve adopts its
+    // result's vector; two frontiers of the default 4096 entries, counters).
     auto snap = b.backend_metric_snapshot();
     auto live = snap["live_bytes"] + snap["live_borrowed_bytes"];  // (host backends borrow the layout's tables)
     const std::uint64_t entry_bytes = needs_rows(solver.mode()) ? 16 : 8;
-    std::uint64_t scratch = std::max<std::uint64_t>(solver.graph()->bitset_words(), 1) * 4 + 2 * 4096 * entry_bytes + 16;
+    const std::uint64_t bitset = resident_solver<device_t>::solves_in_place ? 0 : std::max<std::uint64_t>(solver.graph()->bitset_words(), 1) * 4;
+    std::uint64_t scratch = bitset + 2 * 4096 * entry_bytes + 16;
     CHECK(live == solver.graph()->bytes() + scratch);
 }

@@ -338,3 +338,61 @@ TEMPLATE_LIST_TEST_CASE("host-visible memory: adopt without a copy, map in place
         CHECK(c2.download(*ra).error().code() == error_code::invalid_resource);
     }
 }
+
+TEMPLATE_LIST_TEST_CASE("host-visible memory: reclaim gives an adopted vector back without a copy", "[resident]",
+                        backend_list) {
+    if constexpr (!vyre::has_reclaim<TestType>) {
+        WARN("this backend does not give adopted memory back (vyre::has_reclaim): nothing to check");
+    } else {
+        TestType b;
+        auto p = parse_checked(add_one);
+        std::vector<std::uint32_t> v(100);
+        std::iota(v.begin(), v.end(), 7u);
+        const std::uint32_t* storage = v.data();
+        auto r = b.adopt(std::move(v));
+        REQUIRE(r.has_value());
+        std::vector<typename TestType::resource> rs{*r};
+        REQUIRE(b.dispatch_resident(p, rs, {}).has_value());
+        const auto before = b.backend_metric_snapshot();
+        auto back = b.template reclaim<std::uint32_t>(*r);
+        REQUIRE(back.has_value());
+        CHECK(back->data() == storage);  // the same storage, with what the dispatch wrote
+        REQUIRE(back->size() == 100);
+        for (std::uint32_t i = 0; i < 100; ++i) CHECK((*back)[i] == i + 8);
+        auto c = b.backend_metric_snapshot();
+        CHECK(metric(c, "bytes_reclaimed") == 400);
+        CHECK(metric(c, "bytes_downloaded") == metric(before, "bytes_downloaded"));  // nothing copied
+        CHECK(metric(c, "live_bytes") == 0);
+        CHECK(metric(c, "frees") == metric(before, "frees") + 1);
+        // The resource is gone: every use of it, a second reclaim included, is an error.
+        CHECK(b.map(*r).error().code() == error_code::invalid_resource);
+        CHECK(b.template reclaim<std::uint32_t>(*r).error().code() == error_code::invalid_resource);
+        CHECK(b.free(*r).error().code() == error_code::invalid_resource);
+        // Only what adopt made from a vector of that element type comes back; a
+        // refusal changes nothing.
+        auto allocated = *b.allocate(16);
+        auto not_adopted = b.template reclaim<std::uint32_t>(allocated);
+        REQUIRE_FALSE(not_adopted.has_value());
+        CHECK(not_adopted.error().code() == error_code::invalid_argument);
+        CHECK_THAT(not_adopted.error().message(), Catch::Contains("not adopted"));
+        CHECK(b.download(allocated).has_value());
+        auto bytes_res = *b.adopt(std::vector<std::uint8_t>(8, 1));
+        CHECK(b.template reclaim<std::uint32_t>(bytes_res).error().code() == error_code::invalid_argument);
+        auto as_bytes = b.template reclaim<std::uint8_t>(bytes_res);
+        REQUIRE(as_bytes.has_value());
+        CHECK(*as_bytes == std::vector<std::uint8_t>(8, 1));
+        std::vector<std::uint32_t> mine{1, 2};
+        auto borrowed = *b.borrow(std::span<const std::uint32_t>(mine));
+        CHECK_THAT(b.template reclaim<std::uint32_t>(borrowed).error().message(), Catch::Contains("borrowed"));
+        TestType other;
+        auto foreign = *other.adopt(std::vector<std::uint32_t>(4, 0));
+        CHECK(b.template reclaim<std::uint32_t>(foreign).error().code() == error_code::invalid_resource);
+        CHECK(other.template reclaim<std::uint32_t>(foreign).has_value());
+        // An empty adopted vector comes back empty.
+        auto empty = *b.adopt(std::vector<std::uint32_t>{});
+        auto e = b.template reclaim<std::uint32_t>(empty);
+        REQUIRE(e.has_value());
+        CHECK(e->empty());
+        CHECK(metric(b.backend_metric_snapshot(), "live_bytes") == 16);  // `allocated` only
+    }
+}

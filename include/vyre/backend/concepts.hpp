@@ -131,6 +131,16 @@ concept has_host_visible_memory =
         { b.borrow(view) } -> detail::result_of<typename B::resource>;
     };
 
+/// `b.template reclaim<T>(r) -> result<std::vector<T>>`: an optional part of
+/// host-visible memory: the vector that `adopt` took over for `r`, given
+/// back without a copy (with what dispatches wrote into it) and `r` freed. A
+/// solver that adopts its result buffer then returns it as it is instead of
+/// downloading a copy. The host backends have it.
+template <class B>
+concept has_reclaim = has_host_visible_memory<B> && requires(B& b, const typename B::resource& r) {
+    { b.template reclaim<std::uint32_t>(r) } -> detail::result_of<std::vector<std::uint32_t>>;
+};
+
 /// A resident backend whose resident memory the host reads and writes in place.
 template <class B>
 concept host_visible_backend = resident_backend<B> && has_host_visible_memory<B>;

@@ -128,5 +128,6 @@ private:
 };
 
 static_assert(check_host_visible_backend<cpu>());
+static_assert(has_reclaim<cpu>, "cpu gives adopted memory back (reclaim)");
 
 } // namespace vyre

@@ -50,5 +50,6 @@ public:
 };
 
 static_assert(check_host_visible_backend<cpu_ref>());
+static_assert(has_reclaim<cpu_ref>, "cpu-ref gives adopted memory back (reclaim)");
 
 } // namespace vyre

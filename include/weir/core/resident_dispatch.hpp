@@ -83,6 +83,17 @@ concept adopts_host_memory =
         { d.map(r) } -> detail::result_of<std::span<std::uint8_t>>;
     };
 
+/// A dispatcher with host-visible memory that also gives an adopted vector
+/// back without a copy (`reclaim<std::uint32_t>(r)`, which frees `r`; the
+/// host backends through `vyre_resident_ifds`, `vyre::has_reclaim`). The
+/// IFDS solver then solves into a host vector it adopted and returns that
+/// vector, instead of downloading a copy of the resident bitset.
+template <class D>
+concept reclaims_host_memory =
+    adopts_host_memory<D> && requires(D& d, const typename D::resource& r) {
+        { d.template reclaim<std::uint32_t>(r) } -> detail::result_of<std::vector<std::uint32_t>>;
+    };
+
 /// A dispatcher that can make the caller's data a read-only resource
 /// without a copy (`borrow(std::span<const T>)`; the host backends through
 /// `vyre_resident_ifds`). A solver whose layout must outlive it anyway then

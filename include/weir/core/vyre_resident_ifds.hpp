@@ -56,6 +56,14 @@ public:
     {
         return b_->borrow(v);
     }
+    /// Host-visible resident memory, given back: the vector that `adopt`
+    /// took over for `r`, without a copy, and `r` freed (`vyre::has_reclaim`).
+    template <class T>
+    result<std::vector<T>> reclaim(const resource& r)
+        requires vyre::has_reclaim<B>
+    {
+        return b_->template reclaim<T>(r);
+    }
     /// Host-visible resident memory: the bytes of `r`, in place.
     result<std::span<std::uint8_t>> map(const resource& r)
         requires vyre::has_host_visible_memory<B>

@@ -8,7 +8,10 @@
 /// A solve seeds the frontier, then runs rounds: each round is one resident
 /// sequence (the expand kernel) followed by a ranged read of the 4-byte
 /// out-count; the frontiers swap; it stops when a round finds nothing new.
-/// Only the final path-edge bitset is downloaded whole. In the row modes the
+/// Only the final path-edge bitset is downloaded whole (on a dispatcher that
+/// gives adopted host memory back, `reclaims_host_memory`, not even that: the
+/// solve runs in a zeroed host vector of the result's size that it adopted,
+/// and returns that vector as the result). In the row modes the
 /// solve skips the derived nodes (weir/ifds/row_tables.hpp): the resident
 /// bitset holds the solved nodes' blocks only (packed), and after the
 /// download `unpack_bitset` moves them to the layout's positions and
@@ -24,6 +27,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <vyre/backend/parallel.hpp>
@@ -252,6 +256,13 @@ public:
 private:
 
 public:
+    /// True when each solve runs in the host vector it returns: zeroed,
+    /// adopted as the resident bitset, given back after the solve
+    /// (`reclaims_host_memory<D>`: the host backends), so that no resident
+    /// copy of the bitset is held or downloaded; else the bitset stays
+    /// resident between solves and each solve downloads it.
+    static constexpr bool solves_in_place = reclaims_host_memory<D>;
+
     /// Bytes the solver holds now, as `resident_options::memory_budget`
     /// counts them (its graph, bitset, frontiers and the result's host bitset).
     std::uint64_t held_bytes() const { return held_; }
@@ -306,8 +317,10 @@ private:
         VYRE_TRY(fits(words * 4, "the result's host bitset"));
         held_ += words * 4;
         cap_a_ = cap_b_ = std::max<std::uint32_t>(opt_.initial_frontier, 16);
-        // resident: the packed bitset on a graph with row tables (the solved nodes' blocks only)
-        VYRE_TRY(take(pe_, have_pe_, resident_bitset_words() * 4, "the path-edge bitset"));
+        // resident: the packed bitset on a graph with row tables (the solved nodes' blocks
+        // only); solving in place, the result's host bitset is the resident one (each solve adopts it)
+        if constexpr (!solves_in_place)
+            VYRE_TRY(take(pe_, have_pe_, resident_bitset_words() * 4, "the path-edge bitset"));
         VYRE_TRY(take(fa_, have_a_, frontier_bytes(cap_a_), "frontier A"));
         VYRE_TRY(take(fb_, have_b_, frontier_bytes(cap_b_), "frontier B"));
         VYRE_TRY(take(counters_, have_c_, 16, "the round counters"));
@@ -437,10 +450,21 @@ private:
         const layout& L = *L_;
         VYRE_TRY(check_seeds(L, seed_node, seed_fact, "resident_solver"));
         auto t0 = clock::now();
-        // reset the path edges
-        std::vector<resource> clr{pe_};
-        VYRE_TRY(d_->dispatch_resident(programs_->clear, std::span<const resource>(clr),
-                                       std::array<std::uint32_t, 3>{1, 1, 1}));
+        const unsigned threads = host_thread_count();
+        if constexpr (solves_in_place) {
+            // the result's vector, zeroed, becomes the resident bitset (its first
+            // resident_bitset_words() words; no clear needed)
+            if (have_pe_) (void)d_->free(std::exchange(pe_, resource{})), have_pe_ = false;  // (a failed solve's)
+            detail::assign_zeroed(o.path_edges, std::max<std::uint32_t>(L.pe_words, 1), threads);
+            auto r = d_->adopt(std::move(o.path_edges));
+            if (!r) return vyre::make_unexpected(r.error());
+            pe_ = *r, have_pe_ = true;
+        } else {
+            // reset the path edges
+            std::vector<resource> clr{pe_};
+            VYRE_TRY(d_->dispatch_resident(programs_->clear, std::span<const resource>(clr),
+                                           std::array<std::uint32_t, 3>{1, 1, 1}));
+        }
         // seeds into frontier A
         auto n_seeds = static_cast<std::uint32_t>(seed_node.size());
         if (n_seeds > cap_a_) VYRE_TRY(grow(fa_, cap_a_, n_seeds, false));
@@ -475,12 +499,18 @@ private:
         }
         o.stats.seconds_solve = seconds_since(t0);
         auto t1 = clock::now();
-        const unsigned threads = host_thread_count();
-        detail::assign_zeroed(o.path_edges, std::max<std::uint32_t>(L.pe_words, 1), threads);
-        const std::uint64_t resident_words = resident_bitset_words();
-        VYRE_TRY(d_->download_into(pe_, mutable_bytes_view(reinterpret_cast<std::uint8_t*>(o.path_edges.data()),
-                                                          resident_words * 4)));
-        o.stats.bytes_downloaded += resident_words * 4;
+        if constexpr (solves_in_place) {
+            auto v = d_->template reclaim<std::uint32_t>(pe_);
+            if (!v) return vyre::make_unexpected(v.error());
+            o.path_edges = std::move(*v);
+            have_pe_ = false;
+        } else {
+            detail::assign_zeroed(o.path_edges, std::max<std::uint32_t>(L.pe_words, 1), threads);
+            const std::uint64_t resident_words = resident_bitset_words();
+            VYRE_TRY(d_->download_into(pe_, mutable_bytes_view(reinterpret_cast<std::uint8_t*>(o.path_edges.data()),
+                                                              resident_words * 4)));
+            o.stats.bytes_downloaded += resident_words * 4;
+        }
         o.path_edges.resize(L.pe_words);
         if (graph_->has_rows()) unpack_bitset(graph_->packing(), o.path_edges);  // to the layout's positions
         // Row modes skip the derived nodes (row_tables.hpp): their rows follow from the

@@ -98,6 +98,17 @@ public:
         mem_.metrics.maps++;
         return std::span<std::uint8_t>((*m)->data(), (*m)->size());
     }
+    /// Host-visible resident memory, given back: the vector that `adopt`
+    /// took over for `r`, returned without a copy with what dispatches wrote
+    /// into it, and `r` freed (`has_reclaim`). Refused, changing nothing, for
+    /// a foreign or freed handle, memory that was allocated, borrowed or
+    /// adopted from another vector type, or memory in use on another thread.
+    /// The bytes count as `bytes_reclaimed`, not `bytes_downloaded`.
+    template <class T>
+        requires std::is_trivially_copyable_v<T>
+    result<std::vector<T>> reclaim(const resource& r) {
+        return mem_.template reclaim<T>(r);
+    }
     /// Host-visible resident memory, read-only: the caller's elements `v`
     /// become a resource without a copy, valid while the caller keeps them
     /// alive and unchanged (until the resource is freed). Dispatches may bind

@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <typeinfo>
 #include <unordered_map>
 #include <vector>
 
@@ -72,7 +73,9 @@ public:
         auto owner = std::make_shared<std::vector<T>>(std::move(v));
         auto* p = reinterpret_cast<std::uint8_t*>(owner->data());
         const std::size_t n = owner->size() * sizeof(T);
-        return std::make_shared<host_block>(std::move(owner), p, n);
+        auto blk = std::make_shared<host_block>(std::move(owner), p, n);
+        blk->adopted_as_ = &typeid(std::vector<T>);
+        return blk;
     }
     /// The caller's bytes `b`, not owned and read-only (`borrow`): the
     /// caller keeps them alive and unchanged until the resource is freed.
@@ -91,12 +94,27 @@ public:
     /// True for borrowed bytes: nothing may write them (uploads, maps and
     /// writable buffer bindings are refused).
     bool read_only() const { return read_only_; }
+    /// True when `adopt` made this block from a `std::vector<T>` (so that
+    /// `take_vector<T>` may give it back).
+    template <class T>
+    bool adopted_from() const {
+        return adopted_as_ != nullptr && *adopted_as_ == typeid(std::vector<T>);
+    }
+    /// The vector `adopt` took over, moved out (only when `adopted_from<T>()`);
+    /// the block is empty afterwards.
+    template <class T>
+    std::vector<T> take_vector() {
+        std::vector<T> v = std::move(*static_cast<std::vector<T>*>(owner_.get()));
+        owner_.reset(), data_ = nullptr, size_ = 0, adopted_as_ = nullptr;
+        return v;
+    }
 
 private:
     std::shared_ptr<void> owner_;  // what keeps the bytes alive (none when borrowed)
     std::uint8_t* data_;
     std::size_t size_;
     bool read_only_ = false;
+    const std::type_info* adopted_as_ = nullptr;  // the vector type `adopt` took over, if any
 };
 
 inline std::uint64_t next_instance_id() {
@@ -108,7 +126,7 @@ inline std::uint64_t next_instance_id() {
 struct host_metrics {
     std::atomic<std::uint64_t> dispatches{0}, resident_dispatches{0}, bytes_uploaded{0}, bytes_downloaded{0},
         upload_calls{0}, download_calls{0}, allocations{0}, frees{0}, live_bytes{0}, sequences{0}, bytes_adopted{0},
-        maps{0}, bytes_borrowed{0}, live_borrowed_bytes{0};
+        maps{0}, bytes_borrowed{0}, live_borrowed_bytes{0}, bytes_reclaimed{0};
     metric_snapshot snapshot() const {
         return {{"dispatches", dispatches},       {"resident_dispatches", resident_dispatches},
                 {"bytes_uploaded", bytes_uploaded}, {"bytes_downloaded", bytes_downloaded},
@@ -116,7 +134,8 @@ struct host_metrics {
                 {"allocations", allocations},     {"frees", frees},
                 {"live_bytes", live_bytes},       {"sequences", sequences},
                 {"bytes_adopted", bytes_adopted}, {"maps", maps},
-                {"bytes_borrowed", bytes_borrowed}, {"live_borrowed_bytes", live_borrowed_bytes}};
+                {"bytes_borrowed", bytes_borrowed}, {"live_borrowed_bytes", live_borrowed_bytes},
+                {"bytes_reclaimed", bytes_reclaimed}};
     }
 };
 
@@ -175,14 +194,40 @@ public:
         std::lock_guard lk(mu_);
         auto c = check_locked(r, "free");
         if (!c) return make_unexpected(c.error());
-        auto& s = slots_[r.slot];
-        (s.data->read_only() ? metrics.live_borrowed_bytes : metrics.live_bytes) -= s.data->size();
-        s.data.reset();
-        s.live = false;
-        s.generation++;
-        free_slots_.push_back(r.slot);
-        metrics.frees++;
+        release_locked(r.slot);
         return {};
+    }
+
+    /// Gives back the storage of a resource that `adopt` made from a
+    /// `std::vector<T>`, as that vector and without a copy (with what
+    /// dispatches wrote into it), and frees the resource. Fails, changing
+    /// nothing, on a foreign or freed handle (`invalid_resource`), on memory
+    /// that was allocated, borrowed or adopted from another vector type, or
+    /// while a transfer or dispatch on another thread uses it
+    /// (`invalid_argument`). The bytes count as `bytes_reclaimed`, never as
+    /// `bytes_downloaded`.
+    template <class T>
+        requires std::is_trivially_copyable_v<T>
+    result<std::vector<T>> reclaim(const host_resource& r) {
+        std::lock_guard lk(mu_);
+        auto c = check_locked(r, "reclaim");
+        if (!c) return make_unexpected(c.error());
+        auto& s = slots_[r.slot];
+        if (!s.data->template adopted_from<T>())
+            return fail(error_code::invalid_argument,
+                        std::string("reclaim: the resource was ") +
+                            (s.data->read_only() ? "borrowed" : "not adopted from a std::vector of this element type"),
+                        "reclaim only what adopt() made from a std::vector<T> of the same T; download the others");
+        if (s.data.use_count() > 2)  // the slot's and `c`'s: anything more is a transfer or dispatch under way
+            return fail(error_code::invalid_argument, "reclaim: the resource is in use by a transfer or dispatch",
+                        "reclaim a resource once the work that uses it has returned");
+        c->reset();
+        const std::uint64_t n = s.data->size();
+        std::vector<T> v = s.data->template take_vector<T>();
+        metrics.live_bytes -= n;  // (the block is empty now: release_locked subtracts nothing more)
+        metrics.bytes_reclaimed += n;
+        release_locked(r.slot);
+        return v;
     }
 
     /// The bytes of a live resource (shared so a concurrent free cannot pull them away mid-use).
@@ -253,6 +298,17 @@ private:
         s.data = std::move(data);
         s.live = true;
         return host_resource{owner_, slot, s.generation};
+    }
+
+    /// Frees live slot `slot` (the lock held).
+    void release_locked(std::uint32_t slot) {
+        auto& s = slots_[slot];
+        (s.data->read_only() ? metrics.live_borrowed_bytes : metrics.live_bytes) -= s.data->size();
+        s.data.reset();
+        s.live = false;
+        s.generation++;
+        free_slots_.push_back(slot);
+        metrics.frees++;
     }
 
     struct slot_t {
