@@ -224,7 +224,9 @@ int cmd_analyze(int argc, char** argv) {
                       << " instructions=" << sizes.instructions << " nodes=" << L.num_nodes << " facts=" << sizes.facts
                       << " rows=" << L.num_rows << " path_edges=" << sizes.path_edges << " findings=" << findings.size()
                       << " t_load=" << load_s << " t_points_to=" << tm.points_to << " t_construction=" << tm.construction
-                      << " t_layout=" << tm.layout << " t_solve=" << solve_s << " t_report=" << tm.report << "\n";
+                      << " t_layout=" << tm.layout << " t_solve=" << solve_s << " t_upload=" << st.seconds_upload
+                      << " t_fixpoint=" << st.seconds_solve << " t_extract=" << st.seconds_extract
+                      << " t_report=" << tm.report << "\n";
         }
     } catch (const weir::llvm::input_error& e) {
         bar.done();
