@@ -344,14 +344,12 @@ int cmd_solve(const options& o) {
     const auto& wanted = std::get<0>(requests);
 
     auto t1 = std::chrono::steady_clock::now();
-    auto L = make_layout(*pb);
-    const double layout_s = weir_cli::seconds_since(t1);
-
-    if (!wanted.empty()) return print_witnesses(*pb, L, wanted, o);
-
+    if (!wanted.empty()) return print_witnesses(*pb, make_layout(*pb), wanted, o);
     // From here on the problem serves only the names the output prints: its
-    // flow functions (the larger part of it) go back to the heap for the solve.
-    release_flows(*pb);
+    // flow functions (the larger part of it) go back to the heap as the layout
+    // reads them, for the layout's later tables and the solve to reuse.
+    auto L = make_layout_releasing(*pb);
+    const double layout_s = weir_cli::seconds_since(t1);
     solve_stats st;
     auto solved = weir_cli::solve_layout(L, o.backend, o.memory_budget, st);
     if (!solved) return weir_cli::solver_failed(solved.error());

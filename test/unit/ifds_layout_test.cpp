@@ -257,3 +257,42 @@ TEST_CASE("layout: fact sets equal a naive fixed point, small and large sets", "
     CHECK(sets[1].size() == 46);
     CHECK(sets[2] == std::vector<fact_id>{0, 100});
 }
+
+TEST_CASE("layout: make_layout_releasing gives the same layout and keeps only the names", "[ifds][layout][random]") {
+    for (std::uint64_t seed = 0; seed < 60; ++seed) {
+        weir::test::gen_options o;
+        o.procs = 1 + static_cast<std::uint32_t>(seed % 7);
+        o.facts = static_cast<std::uint32_t>(seed % 9);
+        const problem pb = weir::test::random_problem(seed, o);
+        problem mine = pb;
+        const layout L = make_layout(pb);
+        const layout R = make_layout_releasing(mine);
+        INFO("seed " << seed);
+        CHECK(R.num_nodes == L.num_nodes);
+        CHECK(R.num_procs == L.num_procs);
+        CHECK(R.num_facts == L.num_facts);
+        CHECK(R.num_rows == L.num_rows);
+        CHECK(R.pe_words == L.pe_words);
+        const auto tables = [](const layout& x) {
+            return std::vector<const u32v*>{
+                &x.proc_start, &x.proc_exit,  &x.proc_fact_off, &x.proc_facts,  &x.node_proc,   &x.node_kind,
+                &x.node_fact_count, &x.row_base, &x.pe_word,    &x.node_retsite, &x.intra_off,  &x.intra_node,
+                &x.intra_fact, &x.ce_site,    &x.ce_callee,    &x.ce_retsite,   &x.call_off,    &x.call_ce,
+                &x.call_fact,  &x.ret_row,    &x.ret_off,      &x.ret_fact,     &x.rcall_row,   &x.rcall_off,
+                &x.rcall_fact, &x.callers_off, &x.callers_ce,  &x.seed_node,    &x.seed_fact};
+        };
+        const auto a = tables(L), b = tables(R);
+        for (std::size_t t = 0; t < a.size(); ++t) {
+            INFO("table " << t);
+            CHECK(*a[t] == *b[t]);
+        }
+        // what names things stays; the rest is gone
+        CHECK(mine.facts == pb.facts);
+        CHECK(mine.procs == pb.procs);
+        CHECK(mine.nodes == pb.nodes);
+        CHECK(mine.flows.empty());
+        CHECK(mine.calls.empty());
+        CHECK(mine.ctrflows.empty());
+        CHECK(mine.seeds.empty());
+    }
+}

@@ -327,11 +327,11 @@ inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
 
 } // namespace detail
 
-/// Builds the flat solver layout of `pb` (see `layout.hpp` for every
-/// encoding). `pb` must be well-formed (as the loader or builder guarantee).
-/// Throws `std::length_error` when a table would not fit u32 indices.
-inline layout make_layout(const problem& pb) {
-    using detail::no_index;
+namespace detail {
+/// `make_layout`; with `release` (which must be `&pb`), frees the problem's
+/// flow functions as soon as the layout has compiled them (`release_flows`
+/// in steps), so that the tables built after them can reuse their memory.
+inline layout build_layout(const problem& pb, problem* release) {
     layout L;
     const std::uint32_t nn = detail::checked_u32(pb.nodes.size(), "node count");
     const std::uint32_t np = detail::checked_u32(pb.procs.size(), "procedure count");
@@ -461,6 +461,10 @@ inline layout make_layout(const problem& pb) {
         }
         L.intra_off.push_back(detail::checked_u32(L.intra_node.size(), "intra entries"));
     }
+    if (release) {  // read no more: the call tables below may take their memory
+        std::vector<flow_edge>().swap(release->flows);
+        std::unordered_map<node_id, flow_function>().swap(release->ctrflows);
+    }
 
     // Call edges.
     L.ce_site.resize(nc);
@@ -556,6 +560,7 @@ inline layout make_layout(const problem& pb) {
         }
         L.ret_off[L.ret_row[nc]] = detail::checked_u32(L.ret_fact.size(), "return entries");
     }
+    if (release) std::vector<call_edge>().swap(release->calls);
 
     // Seeds: (start node, local fact), sorted, without duplicates.
     {
@@ -572,7 +577,23 @@ inline layout make_layout(const problem& pb) {
             L.seed_fact.push_back(d);
         }
     }
+    if (release) release_flows(*release);  // (the seeds: all that is left)
     return L;
 }
+} // namespace detail
+
+/// Builds the flat solver layout of `pb` (see `layout.hpp` for every
+/// encoding). `pb` must be well-formed (as the loader or builder guarantee).
+/// Throws `std::length_error` when a table would not fit u32 indices.
+inline layout make_layout(const problem& pb) { return detail::build_layout(pb, nullptr); }
+
+/// `make_layout(pb)` followed by `release_flows(pb)`, for a caller that
+/// keeps the problem only for its names (to print a result), with a lower
+/// peak: each part of the problem is freed as soon as the layout has read
+/// it (the flow and call-to-return functions before the call tables are
+/// built, the call edges before the seeds), so that the later tables can
+/// take its memory. The layout is the same, word for word; `pb` keeps its
+/// facts, procedures and nodes. `weir solve` uses it.
+inline layout make_layout_releasing(problem& pb) { return detail::build_layout(pb, &pb); }
 
 } // namespace weir::ifds
