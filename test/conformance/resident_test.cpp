@@ -25,6 +25,18 @@ std::uint64_t metric(const metric_snapshot& m, const char* k) {
     auto it = m.find(k);
     return it == m.end() ? 0 : it->second;
 }
+
+/// 100 words 7, 8, ... adopted by `b`; `storage` gets where they live.
+template <class B>
+typename B::resource adopt_counting(B& b, const std::uint32_t*& storage) {
+    std::vector<std::uint32_t> v(100);
+    std::iota(v.begin(), v.end(), 7u);
+    storage = v.data();
+    auto r = b.adopt(std::move(v));
+    REQUIRE(r.has_value());
+    CHECK(v.empty());  // taken over
+    return *r;
+}
 } // namespace
 
 TEMPLATE_LIST_TEST_CASE("resident lifecycle: allocate, upload, dispatch, download, free", "[resident]",
@@ -263,33 +275,29 @@ TEMPLATE_LIST_TEST_CASE("host-visible memory: adopt without a copy, map in place
     } else {
         TestType b;
         auto p = parse_checked(add_one);
-        std::vector<std::uint32_t> v(100);
-        std::iota(v.begin(), v.end(), 7u);
-        const std::uint32_t* storage = v.data();
-        auto r = b.adopt(std::move(v));
-        REQUIRE(r.has_value());
-        CHECK(v.empty());  // taken over
-        auto m = b.map(*r);
+        const std::uint32_t* storage = nullptr;
+        const auto r = adopt_counting(b, storage);
+        auto m = b.map(r);
         REQUIRE(m.has_value());
         CHECK(m->size() == 400);
         CHECK(static_cast<const void*>(m->data()) == static_cast<const void*>(storage));  // no copy
-        std::vector<typename TestType::resource> rs{*r};
+        std::vector<typename TestType::resource> rs{r};
         REQUIRE(b.dispatch_resident(p, rs, {}).has_value());
-        auto got = from_bytes<std::uint32_t>(*b.download(*r));
+        auto got = from_bytes<std::uint32_t>(*b.download(r));
         for (std::uint32_t i = 0; i < 100; ++i) CHECK(got[i] == i + 8);
         // Writes through the map are what the next dispatch reads.
         std::uint32_t w = 1000;
         std::memcpy(m->data() + 4 * 5, &w, 4);
         REQUIRE(b.dispatch_resident(p, rs, {}).has_value());
-        CHECK(from_bytes<std::uint32_t>(*b.download_range(*r, 4 * 5, 4))[0] == 1001);
+        CHECK(from_bytes<std::uint32_t>(*b.download_range(r, 4 * 5, 4))[0] == 1001);
         auto c = b.backend_metric_snapshot();
         CHECK(metric(c, "bytes_adopted") == 400);
         CHECK(metric(c, "bytes_uploaded") == 0);
         CHECK(metric(c, "live_bytes") == 400);
         CHECK(metric(c, "maps") == 1);
         // Freed and foreign handles are errors; the budget holds for adopt too.
-        REQUIRE(b.free(*r).has_value());
-        CHECK(b.map(*r).error().code() == error_code::invalid_resource);
+        REQUIRE(b.free(r).has_value());
+        CHECK(b.map(r).error().code() == error_code::invalid_resource);
         TestType other;
         auto foreign = *other.allocate(4);
         CHECK(b.map(foreign).error().code() == error_code::invalid_resource);
@@ -346,15 +354,12 @@ TEMPLATE_LIST_TEST_CASE("host-visible memory: reclaim gives an adopted vector ba
     } else {
         TestType b;
         auto p = parse_checked(add_one);
-        std::vector<std::uint32_t> v(100);
-        std::iota(v.begin(), v.end(), 7u);
-        const std::uint32_t* storage = v.data();
-        auto r = b.adopt(std::move(v));
-        REQUIRE(r.has_value());
-        std::vector<typename TestType::resource> rs{*r};
+        const std::uint32_t* storage = nullptr;
+        const auto r = adopt_counting(b, storage);
+        std::vector<typename TestType::resource> rs{r};
         REQUIRE(b.dispatch_resident(p, rs, {}).has_value());
         const auto before = b.backend_metric_snapshot();
-        auto back = b.template reclaim<std::uint32_t>(*r);
+        auto back = b.template reclaim<std::uint32_t>(r);
         REQUIRE(back.has_value());
         CHECK(back->data() == storage);  // the same storage, with what the dispatch wrote
         REQUIRE(back->size() == 100);
@@ -365,9 +370,9 @@ TEMPLATE_LIST_TEST_CASE("host-visible memory: reclaim gives an adopted vector ba
         CHECK(metric(c, "live_bytes") == 0);
         CHECK(metric(c, "frees") == metric(before, "frees") + 1);
         // The resource is gone: every use of it, a second reclaim included, is an error.
-        CHECK(b.map(*r).error().code() == error_code::invalid_resource);
-        CHECK(b.template reclaim<std::uint32_t>(*r).error().code() == error_code::invalid_resource);
-        CHECK(b.free(*r).error().code() == error_code::invalid_resource);
+        CHECK(b.map(r).error().code() == error_code::invalid_resource);
+        CHECK(b.template reclaim<std::uint32_t>(r).error().code() == error_code::invalid_resource);
+        CHECK(b.free(r).error().code() == error_code::invalid_resource);
         // Only what adopt made from a vector of that element type comes back; a
         // refusal changes nothing.
         auto allocated = *b.allocate(16);

@@ -16,6 +16,17 @@ using namespace weir::ifds;
 using weir::test::mini_problem;
 using u32v = std::vector<std::uint32_t>;
 
+namespace {
+/// The random problem of `seed` that the layout tests share: 1 to 7
+/// procedures, 0 to 8 facts.
+problem random_layout_problem(std::uint64_t seed) {
+    weir::test::gen_options o;
+    o.procs = 1 + static_cast<std::uint32_t>(seed % 7);
+    o.facts = static_cast<std::uint32_t>(seed % 9);
+    return weir::test::random_problem(seed, o);
+}
+} // namespace
+
 TEST_CASE("layout: tiny case, every table", "[ifds][layout]") {
     mini_problem m;
     m.facts({"a", "b", "c"})
@@ -109,10 +120,7 @@ TEST_CASE("layout: indirect call site has one call-to-return edge; relations sor
 
 TEST_CASE("layout: invariants on random problems", "[ifds][layout][random]") {
     for (std::uint64_t seed = 0; seed < 200; ++seed) {
-        weir::test::gen_options o;
-        o.procs = 1 + static_cast<std::uint32_t>(seed % 7);
-        o.facts = static_cast<std::uint32_t>(seed % 9);
-        const problem pb = weir::test::random_problem(seed, o);
+        const problem pb = random_layout_problem(seed);
         const layout L = make_layout(pb);
         INFO("seed " << seed);
         REQUIRE(L.proc_fact_off.size() == L.num_procs + 1);
@@ -260,10 +268,7 @@ TEST_CASE("layout: fact sets equal a naive fixed point, small and large sets", "
 
 TEST_CASE("layout: make_layout_releasing gives the same layout and keeps only the names", "[ifds][layout][random]") {
     for (std::uint64_t seed = 0; seed < 60; ++seed) {
-        weir::test::gen_options o;
-        o.procs = 1 + static_cast<std::uint32_t>(seed % 7);
-        o.facts = static_cast<std::uint32_t>(seed % 9);
-        const problem pb = weir::test::random_problem(seed, o);
+        const problem pb = random_layout_problem(seed);
         problem mine = pb;
         const layout L = make_layout(pb);
         const layout R = make_layout_releasing(mine);
