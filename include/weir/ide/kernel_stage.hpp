@@ -44,11 +44,9 @@ public:
 
     /// Bytes `create` allocates (rank, counts, call sites, counters) for layout `L`.
     static std::uint64_t fixed_bytes(const layout<F>& L) {
-        const ifds::layout& G = L.graph;
-        std::uint64_t sites = 0;
-        for (std::uint32_t k : G.node_kind) sites += (k & ifds::kind_call_site) != 0;
-        return 4 * (2 * (std::uint64_t(G.pe_words) + 1) + G.num_procs + 1 + std::max<std::uint64_t>(sites, 1) +
-                    kernel_counter_count);
+        std::uint64_t words = 0;
+        for (std::uint64_t w : fixed_words(L.graph, sites_by_proc(L.graph))) words += w;
+        return 4 * words;
     }
     /// Bytes a solve over `edges` path edges from `seeds` seeds allocates
     /// first: entry values, frontiers, proposals and their keys (the
@@ -143,6 +141,29 @@ private:
 
     enum fixed_buffer : std::size_t { rank_buf, cnt_buf, sites_off_buf, sites_buf, counters_buf, fixed_count };
     enum grown_buffer : std::size_t { entry_buf, fin_buf, fout_buf, props_buf, grown_count };
+
+    /// The call sites of each procedure: `sites[off[p] .. off[p+1])`, in node order.
+    struct proc_sites {
+        std::vector<std::uint32_t> off, sites;
+    };
+    static proc_sites sites_by_proc(const ifds::layout& G) {
+        proc_sites ps;
+        ps.off.assign(G.num_procs + 1, 0);
+        auto is_site = [&](std::uint32_t n) { return (G.node_kind[n] & ifds::kind_call_site) && G.node_proc[n] < G.num_procs; };
+        for (std::uint32_t n = 0; n < G.num_nodes; ++n)
+            if (is_site(n)) ++ps.off[G.node_proc[n] + 1];
+        for (std::uint32_t p = 0; p < G.num_procs; ++p) ps.off[p + 1] += ps.off[p];
+        ps.sites.resize(ps.off[G.num_procs]);
+        std::vector<std::uint32_t> at(ps.off.begin(), ps.off.end() - 1);
+        for (std::uint32_t n = 0; n < G.num_nodes; ++n)
+            if (is_site(n)) ps.sites[at[G.node_proc[n]]++] = n;
+        return ps;
+    }
+    /// Words of each fixed buffer (`fixed_buffer` order; each at least one).
+    static std::array<std::uint64_t, fixed_count> fixed_words(const ifds::layout& G, const proc_sites& ps) {
+        return {std::uint64_t(G.pe_words) + 1, std::uint64_t(G.pe_words) + 1, ps.off.size(),
+                std::max<std::size_t>(ps.sites.size(), 1), kernel_counter_count};
+    }
     static constexpr std::array<const char*, grown_count> grown_names = {"entry values", "frontier", "frontier",
                                                                          "proposals"};
 
@@ -163,19 +184,9 @@ private:
 
     /// The call sites of each procedure, the fixed buffers, the kernels readied.
     result<void> setup() {
-        const ifds::layout& G = L_->graph;
-        std::vector<std::uint32_t> off(G.num_procs + 1, 0), sites;
-        for (std::uint32_t n = 0; n < G.num_nodes; ++n)
-            if ((G.node_kind[n] & ifds::kind_call_site) && G.node_proc[n] < G.num_procs) ++off[G.node_proc[n] + 1];
-        for (std::uint32_t p = 0; p < G.num_procs; ++p) off[p + 1] += off[p];
-        sites.resize(off[G.num_procs]);
-        {
-            std::vector<std::uint32_t> at(off.begin(), off.end() - 1);
-            for (std::uint32_t n = 0; n < G.num_nodes; ++n)
-                if ((G.node_kind[n] & ifds::kind_call_site) && G.node_proc[n] < G.num_procs) sites[at[G.node_proc[n]]++] = n;
-        }
-        const std::uint64_t words[fixed_count] = {std::uint64_t(G.pe_words) + 1, std::uint64_t(G.pe_words) + 1, off.size(),
-                                                  std::max<std::size_t>(sites.size(), 1), kernel_counter_count};
+        const proc_sites ps = sites_by_proc(L_->graph);
+        const auto& [off, sites] = ps;
+        const auto words = fixed_words(L_->graph, ps);
         for (std::size_t i = 0; i < fixed_count; ++i) {
             auto r = s_->allocate(words[i] * 4);
             if (!r) return vyre::make_unexpected(r.error());

@@ -329,9 +329,11 @@ private:
         const std::uint32_t contexts = uses_ir_kernels() ? count_contexts(pe) : 0;
         if (pe.empty()) pe.push_back(0);  // (an empty bitset: its buffer holds one word)
         VYRE_TRY(put_bitset(pe));
-        VYRE_TRY(put_seeds(seed_words));
-        const std::uint32_t counters[4] = {static_cast<std::uint32_t>(seed_node.size()), 0, 0, 0};
-        VYRE_TRY(d_->upload(bufs_[counters_buf], as_bytes(std::span<const std::uint32_t>(counters))));
+        if (!uses_ir_kernels()) {  // the op's seed entries and counters (the kernels take theirs in `run`)
+            VYRE_TRY(put_seeds(seed_words));
+            const std::uint32_t counters[4] = {static_cast<std::uint32_t>(seed_node.size()), 0, 0, 0};
+            VYRE_TRY(d_->upload(bufs_[counters_buf], as_bytes(std::span<const std::uint32_t>(counters))));
+        }
         out.stats.seconds_upload += seconds_since(t0);
         auto t1 = clock::now();
         std::uint32_t got[4] = {};
