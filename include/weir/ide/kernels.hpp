@@ -85,20 +85,19 @@ struct kernels {
         using vyre::ir::scalar_type;
         ir_namer nm;
         auto p = shell("weir_ide_keys");
-        std::vector<vyre::ir::stmt> b = {let("count", min(load("counters", lit(std::uint32_t{k_props})),
-                                                          load("counters", lit(std::uint32_t{k_prop_capacity})))),
-                                         let("stride", mul(ngroups(), wgsize()))};
-        std::vector<vyre::ir::stmt> per = {let("i", add(gid(), mul(var("it"), var("stride")))),
-                                           let("key", lit(~std::uint64_t{0}))};
-        std::vector<vyre::ir::stmt> in_count = {let("base", mul(var("i"), lit(R)))};
-        auto [has, slot] = locate(nm, load("props", var("base")), load("props", add(var("base"), lit(1u))),
-                                  load("props", add(var("base"), lit(2u))), in_count);
-        in_count.push_back(if_(var(has), {set("key", bitor_(shl(cast(scalar_type::u64, var(slot)), lit(std::uint64_t{32})),
-                                                             cast(scalar_type::u64, var("i"))))}));
-        per.push_back(if_(lt(var("i"), var("count")), std::move(in_count)));
-        per.push_back(if_(lt(var("i"), len("keys")), {store("keys", var("i"), var("key"))}));
-        b.push_back(loop("it", lit(0u), div(add(len("keys"), sub(var("stride"), lit(1u))), var("stride")), std::move(per)));
-        append(p.body, std::move(b));
+        p.add(let("count", min(load("counters", lit(std::uint32_t{k_props})),
+                               load("counters", lit(std::uint32_t{k_prop_capacity})))));
+        append(p.body, over_range(nm, "keys", len("keys"), [&](vyre::ir::expr idx) {
+            stmts per = {let("i", std::move(idx)), let("key", lit(~std::uint64_t{0}))};
+            stmts in_count = {let("base", mul(var("i"), lit(R)))};
+            const auto [has, slot] = locate(nm, load("props", var("base")), load("props", add(var("base"), lit(1u))),
+                                            load("props", add(var("base"), lit(2u))), in_count);
+            in_count.push_back(if_(var(has), {set("key", bitor_(shl(cast(scalar_type::u64, var(slot)), lit(std::uint64_t{32})),
+                                                                 cast(scalar_type::u64, var("i"))))}));
+            per.push_back(if_(lt(var("i"), var("count")), std::move(in_count)));
+            per.push_back(store("keys", var("i"), var("key")));
+            return per;
+        }));
         return p;
     }
     /// Phase 1's join: each slot's run of sorted proposals into `jf` (one invocation per proposal).
@@ -112,8 +111,6 @@ struct kernels {
         using namespace vyre::ir::dsl;
         ir_namer nm;
         auto p = shell("weir_ide_values");
-        std::vector<vyre::ir::stmt> b = {let("nodes", len("node_proc")), let("stride", mul(ngroups(), wgsize()))};
-        std::vector<vyre::ir::stmt> per = {let("n", add(gid(), mul(var("it"), var("stride"))))};
         std::vector<vyre::ir::stmt> node = {
             let("p", load("node_proc", var("n"))),
             let("s", load("proc_start", var("p"))),
@@ -128,9 +125,11 @@ struct kernels {
         for (std::uint32_t i = 0; i < V; ++i)
             row.push_back(store("values", add(mul(add(var("base"), var("d")), lit(V)), lit(i)), v[i]));
         node.push_back(loop("d", lit(0u), var("fn_"), std::move(row)));
-        per.push_back(if_(lt(var("n"), var("nodes")), std::move(node)));
-        b.push_back(loop("it", lit(0u), div(add(var("nodes"), sub(var("stride"), lit(1u))), var("stride")), std::move(per)));
-        append(p.body, std::move(b));
+        append(p.body, over_range(nm, "nodes", len("node_proc"), [&](vyre::ir::expr idx) {
+            stmts per = {let("n", std::move(idx))};
+            append(per, std::move(node));
+            return per;
+        }));
         return p;
     }
 
@@ -141,10 +140,10 @@ struct kernels {
         program p("weir_ide_count_bits");
         p.workgroup(64);
         p.buffer("pe", 0, access::read, scalar_type::u32).buffer("cnt", 1, access::read_write, scalar_type::u32);
-        p.add(let("stride", mul(ngroups(), wgsize())));
-        p.add(loop("it", lit(0u), div(add(len("cnt"), sub(var("stride"), lit(1u))), var("stride")),
-                   {let("w", add(gid(), mul(var("it"), var("stride")))),
-                    if_(lt(var("w"), len("cnt")), {store("cnt", var("w"), popcount(load("pe", var("w"))))})}));
+        ir_namer nm;
+        append(p.body, over_range(nm, "words", len("cnt"), [](expr w) {
+            return stmts{store("cnt", w, popcount(load("pe", w)))};
+        }));
         return p;
     }
     /// `dst = exclusive_scan(src)` (catalogue op).
@@ -186,6 +185,10 @@ private:
     template <class Body>
     static stmts over_frontier(ir_namer& nm, Body body) {
         return ifds::detail::over_frontier(nm, std::move(body));
+    }
+    template <class Body>
+    static stmts over_range(ir_namer& nm, const char* count_name, vyre::ir::expr count, Body body) {
+        return ifds::detail::over_range(nm, count_name, std::move(count), std::move(body));
     }
 
     /// Declares `has` (bool: (n, c, d) is a path edge) and `slot` (its jump-function slot).

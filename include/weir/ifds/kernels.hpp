@@ -89,15 +89,23 @@ inline expr pe_test(expr base, expr bit) {
               lit(0u));
 }
 
+/// Wraps `body(idx)` in a grid-stride loop over the indices below `count`
+/// (evaluated once, into a variable named after `count_name`): the
+/// invocations share them out, however many were launched.
+template <class Body>
+std::vector<stmt> over_range(namer& nm, const char* count_name, expr count, Body body) {
+    auto IN = nm(count_name), ST = nm("stride"), IT = nm("it"), IDX = nm("idx");
+    std::vector<stmt> inner = {let(IDX, add(gid(), mul(var(IT), var(ST))))};
+    inner.push_back(if_(lt(var(IDX), var(IN)), body(var(IDX))));
+    return {let(IN, std::move(count)),
+            let(ST, mul(ngroups(), wgsize())),
+            loop(IT, lit(0u), div(add(var(IN), sub(var(ST), lit(1u))), var(ST)), std::move(inner))};
+}
+
 /// Wraps `body(idx)` in a grid-stride loop over the `counters[0]` frontier entries.
 template <class Body>
 std::vector<stmt> over_frontier(namer& nm, Body body) {
-    auto IN = nm("n_in"), ST = nm("stride"), IT = nm("it"), IDX = nm("idx");
-    std::vector<stmt> inner = {let(IDX, add(gid(), mul(var(IT), var(ST))))};
-    inner.push_back(if_(lt(var(IDX), var(IN)), body(var(IDX))));
-    return {let(IN, load("counters", lit(0u))),
-            let(ST, mul(ngroups(), wgsize())),
-            loop(IT, lit(0u), div(add(var(IN), sub(var(ST), lit(1u))), var(ST)), std::move(inner))};
+    return over_range(nm, "n_in", load("counters", lit(0u)), std::move(body));
 }
 
 template <class V>
