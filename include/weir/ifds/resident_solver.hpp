@@ -297,12 +297,13 @@ private:
     }
 
     /// Readies the kernels every solve dispatches (`weir::prepare`), so that
-    /// the first solve does not validate or compile them: the clear and the
-    /// seed (in `row_solve` mode the whole solve), and the expand of the
-    /// round modes. `copy` runs only when a frontier grows, and is left to
-    /// its first dispatch.
+    /// the first solve does not validate or compile them: the clear (unless
+    /// solving in place, where the bitset starts as a zeroed vector and is
+    /// never cleared), the seed (in `row_solve` mode the whole solve), and
+    /// the expand of the round modes. `copy` runs only when a frontier grows,
+    /// and is left to its first dispatch.
     result<void> prepare_kernels() {
-        VYRE_TRY(weir::prepare(*d_, programs_->clear));
+        if constexpr (!solves_in_place) VYRE_TRY(weir::prepare(*d_, programs_->clear));
         VYRE_TRY(weir::prepare(*d_, programs_->seed));
         if (programs_->mode != kernel_mode::row_solve) VYRE_TRY(weir::prepare(*d_, programs_->expand));
         return {};

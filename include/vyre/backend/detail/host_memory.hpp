@@ -221,13 +221,10 @@ public:
         if (s.data.use_count() > 2)  // the slot's and `c`'s: anything more is a transfer or dispatch under way
             return fail(error_code::invalid_argument, "reclaim: the resource is in use by a transfer or dispatch",
                         "reclaim a resource once the work that uses it has returned");
-        c->reset();
-        const std::uint64_t n = s.data->size();
-        std::vector<T> v = s.data->template take_vector<T>();
-        metrics.live_bytes -= n;  // (the block is empty now: release_locked subtracts nothing more)
-        metrics.bytes_reclaimed += n;
-        release_locked(r.slot);
-        return v;
+        const std::shared_ptr<host_block> blk = std::move(*c);
+        metrics.bytes_reclaimed += blk->size();
+        release_locked(r.slot);  // (counted as a free; the block is `blk`'s alone now)
+        return blk->template take_vector<T>();
     }
 
     /// The bytes of a live resource (shared so a concurrent free cannot pull them away mid-use).
