@@ -3,6 +3,8 @@
 /// `.ifds` file. Laws checked:
 /// - `load_problem` never crashes or hangs; an error names a line of the
 ///   input (1 .. the last line) and says what is wrong;
+/// - reading the statements on two threads (in runs of a line or two) gives
+///   the same problem, or the same first error, as reading on one;
 /// - a problem that loads prints to text that loads back to an equal problem,
 ///   and printing that again gives the same text;
 /// - an `.ide` problem that loads solves to the same solution on the host
@@ -68,7 +70,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         return 0;
     }
-    auto loaded = weir::ifds::load_problem(text, "fuzz.ifds");
+    auto loaded = weir::ifds::load_problem(text, "fuzz.ifds", weir::ifds::load_options{1});
+    const auto threaded = weir::ifds::load_problem(text, "fuzz.ifds", weir::ifds::load_options{2, 0, 48});
+    if (bool(loaded) != bool(threaded) ||
+        (loaded ? !(*loaded == *threaded)
+                : loaded.error().line != threaded.error().line || loaded.error().token != threaded.error().token ||
+                      loaded.error().message != threaded.error().message))
+        vyre_fuzz::fail("ifds_load", "reading on two threads gives another outcome than on one", std::string(text));
     if (!loaded) {
         const auto& e = loaded.error();
         if (e.line < 1 || e.line > last_line_of(text) || e.message.empty())

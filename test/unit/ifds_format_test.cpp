@@ -59,6 +59,29 @@ std::uint32_t last_line_of(std::string_view text) {
     return n == 0 ? 1 : n;
 }
 
+/// Loads `text` on one thread and with its statements read on `threads`
+/// threads in runs of about `chunk` bytes, and checks that both give the
+/// same problem or the same first error (line, token, message).
+void same_on_threads(const std::string& text, unsigned threads, std::size_t chunk) {
+    auto one = load_problem(text, "t.ifds", load_options{1});
+    auto many = load_problem(text, "t.ifds", load_options{threads, 0, chunk});
+    INFO("threads " << threads << ", runs of " << chunk << " bytes");
+    REQUIRE(bool(one) == bool(many));
+    if (one) {
+        CHECK(*one == *many);
+    } else {
+        CHECK(one.error().line == many.error().line);
+        CHECK(one.error().token == many.error().token);
+        CHECK(one.error().message == many.error().message);
+    }
+}
+
+/// `same_on_threads` for runs of one line, a few lines and many lines.
+void same_on_threads(const std::string& text) {
+    for (const std::size_t chunk : {std::size_t{1}, std::size_t{40}, std::size_t{4096}})
+        for (const unsigned threads : {2u, 3u}) same_on_threads(text, threads, chunk);
+}
+
 struct error_case {
     const char* what;
     std::string text;
@@ -78,6 +101,7 @@ void check_errors(const std::vector<error_case>& cases) {
         CHECK(e.line == c.line);
         CHECK(e.token == c.token);
         CHECK(e.message.find(c.fragment) != std::string::npos);
+        same_on_threads(c.text);
     }
 }
 
@@ -703,6 +727,37 @@ TEST_CASE("ifds format: load_problem_file reads large files and pipes whole", "[
     CHECK(*from_pipe == *expected);
 }
 
+TEST_CASE("ifds format: statements read on several threads give the same problem", "[ifds][format][threads]") {
+    // a large text, read with the default options (statements past 1 MiB: on every core) and on 4 threads
+    const std::string text = chain_problem(60000);
+    const problem expected = load_ok(text);
+    CHECK(expected.flows.size() == 60001);
+    for (const load_options o : {load_options{}, load_options{4, 0, 4096}, load_options{2, 0, 1}}) {
+        auto r = load_problem(text, "chain", o);
+        REQUIRE(r);
+        CHECK(*r == expected);
+    }
+    // the example files and random problems, in runs of one line to many
+    for (const char* f : data_files) {
+        INFO(f);
+        same_on_threads(read_data(f));
+    }
+    std::mt19937 rng(11);
+    for (int i = 0; i < 100; ++i) same_on_threads(print_problem(random_problem(rng)));
+    // what ends the read-ahead: names declared after their use, declarations
+    // among the statements, errors, CRLF, comments, a last line without LF
+    same_on_threads(with("flow a b id\nflow b c gen:z\nfacts z\nflow c me id\n"));
+    same_on_threads(with("flow a b id\nnode d later\nflow b d id\nproc later ls le\nflow ms a id\n"));
+    same_on_threads(with("flow a b id\r\n# a comment\r\n\r\nflow b c id  # after\nflow c me kill:x x>y\n"));
+    same_on_threads(with("flow a b id\nflow a b id\nflow b c id\n"));  // a repeated edge (found at the end)
+    same_on_threads(with("flow a b id\nflow b q id\nflow b c kill:0\n"));
+    same_on_threads(with("call a f b\ncallflow a f x>y\ncallflow a f id\nretflow a g id\n"));
+    same_on_threads(with("flow me a id\nflow a b id\n"));  // an error the checker finds, then more lines
+    same_on_threads(H + "flow a b id\nseed ms 0");
+    same_on_threads(H + "ifds 1\nflow a b id\nseed ms 0\n");
+    same_on_threads(H + "node a main\nflow a b id\nseed ms 0\n");  // a repeated node name
+}
+
 // -------------------------------------------------------------- builder -----
 
 TEST_CASE("problem_builder: builds what the loader loads", "[ifds][builder]") {
@@ -800,6 +855,7 @@ namespace {
 
 /// Loads `text`: it either loads (and then round-trips) or fails with a sane error.
 void load_cleanly(const std::string& text) {
+    same_on_threads(text, 2, 48);
     auto r = load_problem(text, "m.ifds");
     if (r) {
         const std::string printed = print_problem(*r);

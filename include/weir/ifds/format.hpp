@@ -7,21 +7,30 @@
 /// The loader scans the input as string views (no per-token allocation), keeps
 /// names in flat hash maps of ids (the names themselves are read from the
 /// problem's own lists), and allocates only in proportion to the input's size.
+/// A long run of statement lines after the declarations is read on several
+/// threads (`load_options`, `loader::read_ahead`) and checked in line order
+/// on the calling thread.
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <span>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
+#include <vyre/backend/parallel.hpp>
 #include <vyre/core/huge_pages.hpp>
 #include <vyre/core/result.hpp>
 #include <weir/ifds/builder.hpp>
@@ -101,6 +110,22 @@ struct load_error {
         if (!token.empty()) s += " (at '" + detail::escape_unprintable(token) + "')";
         return s;
     }
+};
+
+/// How `load_problem` reads a text.
+struct load_options {
+    /// Threads that read the statement lines (`flow`, `call`, ...) once the
+    /// declarations above them are in; 0: one per core. The declarations
+    /// and the checks are read on the calling thread, in line order, so the
+    /// problem and the first error are the same for every thread count.
+    unsigned threads = 0;
+    /// Below this many bytes of statement lines the text is read on the
+    /// calling thread alone.
+    std::size_t min_parallel_bytes = std::size_t{1} << 20;
+    /// The statement lines go to the threads in runs of whole lines of
+    /// about this many bytes (small enough that a run's statements are
+    /// still in cache when the calling thread checks them).
+    std::size_t chunk_bytes = std::size_t{1} << 15;
 };
 
 namespace detail {
@@ -190,6 +215,32 @@ struct statement_counts {
 };
 
 /// Counts the statements of [p, end) by their keyword.
+inline statement_counts count_statements(const char* p, const char* end) noexcept;
+
+/// `count_statements` of [p, end) on up to `threads` threads, each counting
+/// a run of whole lines (texts under `min_bytes` on the calling thread).
+inline statement_counts count_statements(const char* p, const char* end, unsigned threads, std::size_t min_bytes) {
+    const auto size = static_cast<std::size_t>(end - p);
+    if (threads <= 1 || size < min_bytes) return count_statements(p, end);
+    std::vector<const char*> cut(threads + 1, end);  // run t is [cut[t], cut[t+1]), each after an LF
+    cut[0] = p;
+    for (unsigned t = 1; t < threads; ++t) {
+        const char* from = std::max(cut[t - 1], p + size / threads * t);
+        const char* nl = from < end ? static_cast<const char*>(std::memchr(from, '\n', static_cast<std::size_t>(end - from))) : nullptr;
+        cut[t] = nl ? nl + 1 : end;
+    }
+    std::vector<statement_counts> part(threads);
+    vyre::parallel_region(threads, [&](unsigned t, unsigned nt) {
+        for (unsigned k = t; k < threads; k += nt) part[k] = count_statements(cut[k], cut[k + 1]);
+    });
+    statement_counts n;
+    for (const statement_counts& c : part) {
+        n.facts += c.facts, n.nodes += c.nodes, n.flows += c.flows;
+        n.calls += c.calls, n.callee_flows += c.callee_flows, n.ctrflows += c.ctrflows;
+    }
+    return n;
+}
+
 inline statement_counts count_statements(const char* p, const char* end) noexcept {
     statement_counts n;
     auto is = [](const char* b, const char* e, const char* kw, std::size_t len) {
@@ -248,351 +299,116 @@ struct term_extension {
     virtual void statement(statement_kind kind, std::uint32_t a, std::uint32_t b, const flow_function* f) = 0;
 };
 
-/// The `.ifds` loader (one use).
-///
-/// One scan reads the header and the declarations, and checks each statement
-/// at once while every name it uses is already declared (the usual
-/// declare-before-use file: the name tables are still in cache). From the first
-/// statement that uses a name not yet declared (or a node whose procedure is not
-/// yet declared), statements are kept and checked after the scan, in line
-/// order, so the checker sees every statement in line order either way.
-class loader {
+/// The names of declared facts, procedures and nodes, by id, as the
+/// loader's name tables read them.
+struct fact_name_of {
+    const problem* p;
+    std::string_view operator()(fact_id f) const noexcept { return p->facts[f - 1]; }
+};
+/// See `fact_name_of`.
+struct proc_name_of {
+    const problem* p;
+    std::string_view operator()(proc_id q) const noexcept { return p->procs[q].name; }
+};
+/// See `fact_name_of`.
+struct node_name_of {
+    const problem* p;
+    std::string_view operator()(node_id n) const noexcept { return p->nodes[n].name; }
+};
+
+/// `s` in quotes for a message, cut to 64 bytes followed by `...`.
+inline std::string quote_token(std::string_view s) {
+    return "'" + std::string(s.substr(0, 64)) + (s.size() > 64 ? "...'" : "'");
+}
+
+/// A statement read into ids: what the checker takes.
+struct statement_fields {
+    std::uint32_t a = none32;  ///< FROM, SITE or NODE
+    std::uint32_t b = none32;  ///< TO, CALLEE or FACT
+    std::uint32_t c = none32;  ///< a call's RETSITE
+    flow_function f;           ///< the flow function of flow, callflow, retflow, ctrflow
+};
+
+/// Reads statement lines into `statement_fields` against the names declared
+/// so far (read only: several readers may share one loader's tables, one
+/// per thread). With an error sink it reports what is wrong, in the
+/// loader's words; without one (`err` null) it only fails, for the loader
+/// to read the line again itself.
+class statement_reader {
 public:
-    /// Prepares to load `text`, naming it `file` in errors.
-    loader(std::string_view text, std::string_view file, term_extension* ext = nullptr)
-        : text_(text), file_(file), ext_(ext), ck_(p_, err_, "line") {
-        ck_.terms_checked_by_caller();  // parse_ff applies the term rules as it reads
-    }
+    /// Reads names from `p`'s declarations through the three name tables.
+    statement_reader(const problem& p, const name_map<fact_name_of>& facts, const name_map<proc_name_of>& procs,
+                     const name_map<node_name_of>& nodes, first_error* err, term_extension* ext) noexcept
+        : p_(p), facts_(facts), procs_(procs), nodes_(nodes), err_(err), ext_(ext) {}
 
-    /// Loads the problem or returns the first error in line order.
-    vyre::result<problem, load_error> run() {
-        scan();
-        if (!fatal_) {
-            eager_ = false;
-            resolve_nodes();
-            for (const statement& s : stmts_) statement_line(s.line, s.b, s.e, s.kind);
-            ck_.finish(last_line_);
-        }
-        if (const auto& d = err_.get()) {
-            load_error e;
-            e.file.assign(file_);
-            e.line = d->pos > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<std::uint32_t>(d->pos);
-            e.token = d->token;
-            e.message = d->message;
-            return vyre::make_unexpected(std::move(e));
-        }
-        return std::move(p_);
-    }
+    bool eager = true;               ///< a name not declared yet may be declared further down
+    bool need_defer = false;         ///< the statement being read uses a name not declared yet
+    bool repeated_node_name = false; ///< some node name was declared twice
 
-private:
-    struct statement {
-        std::uint64_t line;
-        const char* b;
-        const char* e;
-        statement_kind kind;
-    };
-    struct pending_node {
-        node_id id;
-        std::uint64_t line;
-        std::string_view proc_name;
-    };
-
+    /// Reports an error at `line` (without an error sink: nothing).
     void report(std::uint64_t line, std::string_view token, std::string msg) {
-        err_.report(line, token, std::move(msg));
-    }
-    static std::string q(std::string_view s) {
-        return "'" + std::string(s.substr(0, 64)) + (s.size() > 64 ? "...'" : "'");
-    }
-
-    // ---- the scan: header, declarations, statements ------------------------
-
-    void scan() {
-        const char* p = text_.data();
-        const char* const end = p + text_.size();
-        if (text_.size() >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
-        {
-            // reserve once, from a count of the statements (the arrays are then
-            // filled without moving, in storage hinted for huge pages; capped so
-            // that a huge input grows its arrays instead of reserving far ahead)
-            const statement_counts n = count_statements(p, end);
-            constexpr auto whole = vyre::detail::huge_blocks::whole;  // filled at once and to the end
-            constexpr std::size_t cap = std::size_t{1} << 24;
-            const std::size_t nodes = std::min(n.nodes, cap);
-            vyre::detail::reserve_huge(p_.nodes, nodes, whole);
-            vyre::detail::reserve_huge(node_line_, nodes, whole);
-            // the name tables at once too (growing them by doubling touches twice the memory),
-            // with a slot for each name up to 1 per 16 bytes of input, so that a file of one
-            // name repeated stays small
-            nodes_.reserve(std::min(nodes, text_.size() / 16));
-            facts_.reserve(std::min(n.facts, text_.size() / 16));
-            const std::size_t facts = std::min({n.facts, cap, text_.size() / 16});
-            vyre::detail::reserve_huge(p_.facts, facts, whole);
-            vyre::detail::reserve_huge(fact_line_, facts, whole);
-            ck_.reserve(nodes, std::min(n.flows, cap));
-            const std::size_t keys = std::min(cap, text_.size() / 16);  // (key tables: as for the name table)
-            ck_.reserve_calls(std::min(n.calls, keys), std::min(n.callee_flows, keys), std::min(n.ctrflows, keys));
-        }
-        std::uint64_t line = 0;
-        while (p < end) {
-            ++line;
-            const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
-            const char* le = nl ? nl : end;
-            const char* ce = le;
-            if (ce > p && ce[-1] == '\r') --ce;
-            scan_line(line, p, ce);
-            if (fatal_) return;
-            p = nl ? nl + 1 : end;
-        }
-        flush_nodes();
-        last_line_ = line == 0 ? 1 : line;
-        if (!header_seen_) {
-            report(last_line_, "", "missing header: expected `" + header() + "` as the first statement, found no statement");
-            fatal_ = true;
-        }
-    }
-
-    void scan_line(std::uint64_t line, const char* b, const char* e) {
-        line_cursor c{b, e};
-        const std::string_view kw = c.next();
-        if (kw.empty()) return;
-        if (!header_seen_) {
-            header_line(line, kw, c);
-            return;
-        }
-        statement_kind k;
-        if (ext_ && kw == "ide") {
-            report(line, kw, "repeated header: `" + header() + "` must appear once, as the first statement");
-            return;
-        }
-        switch (classify(kw)) {
-        case keyword::ifds:
-            report(line, kw, "repeated header: `" + header() + "` must appear once, as the first statement");
-            return;
-        case keyword::facts: declare_facts(line, c); return;
-        case keyword::proc: declare_proc(line, c); return;
-        case keyword::node: declare_node(line, c); return;
-        case keyword::flow: k = statement_kind::flow; break;
-        case keyword::call: k = statement_kind::call; break;
-        case keyword::callflow: k = statement_kind::callflow; break;
-        case keyword::retflow: k = statement_kind::retflow; break;
-        case keyword::ctrflow: k = statement_kind::ctrflow; break;
-        case keyword::seed: k = statement_kind::seed; break;
-        case keyword::unknown:
-        default:
-            report(line, kw,
-                   "unknown statement " + q(kw) +
-                       ": expected one of facts, proc, node, flow, call, callflow, retflow, ctrflow, seed");
-            return;
-        }
-        if (!eager_) {
-            // after an error, only calls still matter (they match earlier callflow lines)
-            if (err_.open_at(line) || k == statement_kind::call) stmts_.push_back(statement{line, c.p, c.e, k});
-            return;
-        }
-        need_defer_ = false;
-        if (batch_size_) flush_nodes();
-        statement_line(line, c.p, c.e, k);
-        if (need_defer_) {
-            eager_ = false;
-            stmts_.push_back(statement{line, c.p, c.e, k});
-        }
-    }
-
-    /// The header this file must start with.
-    std::string header() const { return ext_ ? "ide 1 " + std::string(ext_->family()) : std::string("ifds 1"); }
-
-    void header_line(std::uint64_t line, std::string_view kw, line_cursor& c) {
-        fatal_ = true;  // nothing before the header can hold an error: any error here is the first
-        if (ext_) {
-            const std::string_view v = c.next(), fam = c.next(), x = c.next();
-            if (kw != "ide" || v != "1" || fam != ext_->family() || !x.empty()) {
-                const std::string_view bad = kw != "ide" ? kw : v != "1" ? v : fam != ext_->family() ? fam : x;
-                report(line, bad, "malformed header: expected `" + header() + "` as the first statement");
-                return;
-            }
-            fatal_ = false;
-            header_seen_ = true;
-            return;
-        }
-        if (kw != "ifds") {
-            report(line, kw, "missing header: expected `ifds 1` as the first statement, found " + q(kw));
-            return;
-        }
-        const std::string_view v = c.next();
-        if (v.empty()) {
-            report(line, "", "expected the format version `1` after `ifds`, found end of line");
-            return;
-        }
-        if (v != "1") {
-            report(line, v, "unsupported format version " + q(v) + ": expected `ifds 1`");
-            return;
-        }
-        if (const std::string_view x = c.next(); !x.empty()) {
-            report(line, x, "unexpected token after `ifds 1`: expected end of line");
-            return;
-        }
-        fatal_ = false;
-        header_seen_ = true;
-    }
-
-    bool check_decl_name(std::uint64_t line, std::string_view t, const char* what) {
-        if (is_valid_name(t)) return true;
-        report(line, t, std::string("malformed ") + what + " name " + q(t) + ": expected a name " +
-                            std::string(name_syntax));
-        return false;
-    }
-
-    void declare_facts(std::uint64_t line, line_cursor& c) {
-        // the table slots of the line's first names are fetched ahead, all at once
-        constexpr std::size_t ahead = 32;
-        std::uint64_t hashes[ahead];
-        std::size_t n = 0;
-        for (line_cursor look = c; n < ahead;) {
-            const std::string_view t = look.next();
-            if (t.empty()) break;
-            hashes[n] = name_hash(t);
-            facts_.prefetch(hashes[n++]);
-        }
-        std::size_t i = 0;
-        for (std::string_view t = c.next(); !t.empty(); t = c.next(), ++i) {
-            if (t == "0") {
-                report(line, t, "the zero fact '0' is implicit and is never declared: expected a fact name");
-                continue;
-            }
-            if (!check_decl_name(line, t, "fact")) continue;
-            const auto id = static_cast<fact_id>(p_.facts.size() + 1);
-            const auto [old, fresh] = i < n ? facts_.insert_hashed(t, hashes[i], id) : facts_.insert(t, id);
-            if (!fresh) {
-                if (err_.open_at(line))  // (a file of one name repeated builds one message, not millions)
-                    report(line, t, "fact " + q(t) + " is already declared at line " + std::to_string(fact_line_[old - 1]));
-                continue;
-            }
-            p_.facts.emplace_back(t);
-            fact_line_.push_back(line);
-        }
-    }
-
-    /// Declares a node (a fresh id even when the name is taken, so that ids
-    /// stay in line order); reports a repeated name. An empty name is a node
-    /// without a name (after an error).
-    node_id new_node(std::uint64_t line, std::string_view name, proc_id owner, node_role role) {
-        const auto id = static_cast<node_id>(p_.nodes.size());
-        node& nd = p_.nodes.emplace_back();
-        nd.name.assign(name.data(), name.size());
-        nd.proc = owner;
-        node_line_.push_back(line);
-        ck_.add_node(role);
-        if (!name.empty()) {
-            // batched: the table slots are fetched ahead, many at a time (every
-            // batched node is in the problem already: the table reads names by id)
-            const std::uint64_t h = name_hash(name);
-            nodes_.prefetch(h);
-            batch_[batch_size_++] = batched_node{name, h, id, line};
-            if (batch_size_ == batch_capacity) flush_nodes();
-        }
-        return id;
-    }
-
-    /// Enters the batched node names into the table (before any lookup).
-    void flush_nodes() {
-        for (std::size_t i = 0; i < batch_size_; ++i) {
-            const batched_node& b = batch_[i];
-            const auto [old, fresh] = nodes_.insert_hashed(b.name, b.hash, b.id);
-            repeated_node_name_ |= !fresh;
-            if (!fresh && err_.open_at(b.line))
-                report(b.line, b.name, "node " + q(b.name) + " is already declared at line " +
-                                           std::to_string(node_line_[old]));
-        }
-        batch_size_ = 0;
-    }
-
-    void declare_proc(std::uint64_t line, line_cursor& c) {
-        const std::string_view name = c.next();
-        if (name.empty()) {
-            report(line, "", "expected `proc NAME START EXIT`: missing the procedure name at end of line");
-            return;
-        }
-        const std::string_view s = c.next();
-        const std::string_view x = s.empty() ? std::string_view{} : c.next();
-        bool ok = check_decl_name(line, name, "procedure");
-        if (s.empty()) {
-            report(line, "", "expected `proc NAME START EXIT`: missing the start node name at end of line");
-            return;
-        }
-        ok = check_decl_name(line, s, "node") && ok;
-        if (x.empty()) {
-            report(line, "", "expected `proc NAME START EXIT`: missing the exit node name at end of line");
-            return;
-        }
-        ok = check_decl_name(line, x, "node") && ok;
-        if (!ok) return;
-        const auto qid = static_cast<proc_id>(p_.procs.size());
-        const auto [old, fresh] = procs_.insert(name, qid);
-        if (!fresh)
-            report(line, name, "procedure " + q(name) + " is already declared at line " +
-                                   std::to_string(proc_line_[old]));
-        // the procedure first, so that the checker sees its nodes' roles
-        p_.procs.push_back(procedure{std::string(name), static_cast<node_id>(p_.nodes.size()),
-                                     static_cast<node_id>(p_.nodes.size() + 1)});
-        proc_line_.push_back(line);
-        new_node(line, s, qid, node_role::start);
-        if (x == s)
-            report(line, x, "the start and exit nodes of a procedure must be distinct: expected a new exit node name");
-        new_node(line, x == s ? std::string_view{} : x, qid, node_role::exit);
-        if (const std::string_view extra = c.next(); !extra.empty())
-            report(line, extra, "unexpected token " + q(extra) + ": expected end of line after `proc NAME START EXIT`");
-    }
-
-    void declare_node(std::uint64_t line, line_cursor& c) {
-        const std::string_view name = c.next();
-        if (name.empty()) {
-            report(line, "", "expected `node NAME PROC`: missing the node name at end of line");
-            return;
-        }
-        if (!check_decl_name(line, name, "node")) return;
-        const std::string_view owner = c.next();
-        const proc_id qid = owner.empty() ? none32 : procs_.find(owner);
-        const node_id id = new_node(line, name, qid, node_role::plain);
-        if (owner.empty()) {
-            report(line, "", "expected `node NAME PROC`: missing the procedure name at end of line");
-            return;
-        }
-        if (qid == none32) {
-            // declared further down (or never): statements wait until the end
-            pending_nodes_.push_back(pending_node{id, line, owner});
-            eager_ = false;
-        }
-        if (const std::string_view extra = c.next(); !extra.empty())
-            report(line, extra, "unexpected token " + q(extra) + ": expected end of line after `node NAME PROC`");
-    }
-
-    void resolve_nodes() {
-        for (const pending_node& pn : pending_nodes_) {
-            const proc_id qid = procs_.find(pn.proc_name);
-            if (qid == none32) {
-                unknown(pn.line, pn.proc_name, "procedure", "a procedure declared by `proc`");
-                continue;
-            }
-            p_.nodes[pn.id].proc = qid;
-        }
+        if (err_) err_->report(line, token, std::move(msg));
     }
 
     /// A name that is not declared: while checking eagerly, a declared-later
     /// name is possible, so the statement waits; otherwise it is an error.
     void unknown(std::uint64_t line, std::string_view t, const char* what, const char* expected) {
         if (is_valid_name(t)) {
-            if (eager_) {
-                need_defer_ = true;
+            if (eager) {
+                need_defer = true;
                 return;
             }
-            report(line, t, std::string("unknown ") + what + " " + q(t) + ": expected " + expected);
+            report(line, t, std::string("unknown ") + what + " " + quote_token(t) + ": expected " + expected);
         } else {
-            report(line, t, std::string("malformed ") + what + " name " + q(t) + ": expected " + expected);
+            report(line, t, std::string("malformed ") + what + " name " + quote_token(t) + ": expected " + expected);
         }
     }
 
-    // ---- statements -----------------------------------------------------------
+    /// Reads one statement of kind `kind` from `c` (after its keyword) into
+    /// `s`; false when it is malformed or names something not declared
+    /// (reported, or deferred while `eager`). A call that fails keeps in `s`
+    /// the site and callee it read (for `problem_checker::note_call`).
+    bool read(std::uint64_t line, line_cursor& c, statement_kind kind, statement_fields& s) {
+        switch (kind) {
+        case statement_kind::flow:
+            if ((s.a = node_ref(line, c, "FROM")) == none32) return false;
+            if ((s.b = node_ref(line, c, "TO")) == none32) return false;
+            return parse_ff(line, c, s.f);
+        case statement_kind::call:
+            if ((s.a = node_ref(line, c, "SITE")) == none32) return false;
+            if ((s.b = proc_ref(line, c)) == none32) return false;
+            if ((s.c = node_ref(line, c, "RETSITE")) == none32) return false;
+            return end_of_line(line, c, "call SITE CALLEE RETSITE");
+        case statement_kind::callflow:
+        case statement_kind::retflow:
+            if ((s.a = node_ref(line, c, "SITE")) == none32) return false;
+            if ((s.b = proc_ref(line, c)) == none32) return false;
+            return parse_ff(line, c, s.f);
+        case statement_kind::ctrflow:
+            if ((s.a = node_ref(line, c, "SITE")) == none32) return false;
+            return parse_ff(line, c, s.f);
+        case statement_kind::seed: {
+            if ((s.a = node_ref(line, c, "NODE")) == none32) return false;
+            const std::string_view t = c.next();
+            if (t.empty()) {
+                report(line, "", "expected a fact name or `0` (FACT), found end of line");
+                return false;
+            }
+            if ((s.b = fact_item(line, t)) == none32) return false;
+            if (!ext_) return end_of_line(line, c, "seed NODE FACT");
+            if (const std::string_view v = c.next(); !v.empty()) {
+                if (std::string why = ext_->seed_value(v); !why.empty()) {
+                    report(line, v, why);
+                    return false;
+                }
+            }
+            return end_of_line(line, c, "seed NODE FACT [VALUE]");
+        }
+        }
+        return false;
+    }
 
+private:
     node_id node_ref(std::uint64_t line, line_cursor& c, const char* role) {
         const std::string_view t = c.next();
         if (t.empty()) {
@@ -612,7 +428,7 @@ private:
     /// files); only while no node name is repeated (then a name has one node).
     /// Then a small direct-mapped cache of recent table answers.
     node_id find_node(std::string_view t) {
-        if (!repeated_node_name_) {
+        if (!repeated_node_name) {
             const std::size_t n = p_.nodes.size();
             auto is = [&](std::size_t cand) { return cand < n && same_name(p_.nodes[cand].name, t); };
             const std::size_t last = last_node_;
@@ -663,7 +479,7 @@ private:
     bool end_of_line(std::uint64_t line, line_cursor& c, const char* form) {
         const std::string_view t = c.next();
         if (t.empty()) return true;
-        report(line, t, "unexpected token " + q(t) + ": expected end of line after `" + form + "`");
+        report(line, t, "unexpected token " + quote_token(t) + ": expected end of line after `" + form + "`");
         return false;
     }
 
@@ -676,7 +492,7 @@ private:
             if (j == std::string_view::npos) j = term.size();
             const std::string_view item = term.substr(i, j - i);
             if (item.empty()) {
-                report(line, term, "malformed term " + q(term) + ": expected a fact name after '" +
+                report(line, term, "malformed term " + quote_token(term) + ": expected a fact name after '" +
                                        std::string(term.substr(0, i)) + "' (lists are a,b,c)");
                 return false;
             }
@@ -716,17 +532,17 @@ private:
             const std::string_view whole = t;  // (errors quote the whole term)
             if (const std::size_t eq = t.find('='); eq != std::string_view::npos) {
                 if (!ext_) {
-                    report(line, t, "malformed term " + q(t) + ": edge functions (=EF) belong to `.ide` files");
+                    report(line, t, "malformed term " + quote_token(t) + ": edge functions (=EF) belong to `.ide` files");
                     return false;
                 }
                 ef = t.substr(eq + 1);
                 t = t.substr(0, eq);
                 if (is_id_term(t) || is_kill_term(t)) {
-                    report(line, whole, "malformed term " + q(whole) + ": `id` and `kill:` take no edge function");
+                    report(line, whole, "malformed term " + quote_token(whole) + ": `id` and `kill:` take no edge function");
                     return false;
                 }
                 if (ef.empty()) {
-                    report(line, whole, "malformed term " + q(whole) + ": expected an edge function after '='");
+                    report(line, whole, "malformed term " + quote_token(whole) + ": expected an edge function after '='");
                     return false;
                 }
             }
@@ -743,7 +559,7 @@ private:
             } else if (const std::size_t gt = t.find('>'); gt != std::string_view::npos) {
                 const std::string_view a = t.substr(0, gt), b = t.substr(gt + 1);
                 if (a.empty() || b.empty()) {
-                    report(line, t, "malformed pair " + q(t) + ": expected A>B with two fact names");
+                    report(line, t, "malformed pair " + quote_token(t) + ": expected A>B with two fact names");
                     return false;
                 }
                 const fact_id fa = fact_item(line, a);
@@ -761,12 +577,370 @@ private:
                 f.pairs.emplace_back(fa, fb);
                 if (!ef.empty() && !term_function(line, whole, ef, fa, std::span<const fact_id>(&fb, 1))) return false;
             } else {
-                report(line, t, "malformed flow-function term " + q(t) +
+                report(line, t, "malformed flow-function term " + quote_token(t) +
                                     ": expected id, kill:F,..., gen:F,... or A>B");
                 return false;
             }
         }
         return true;
+    }
+
+    const problem& p_;
+    const name_map<fact_name_of>& facts_;
+    const name_map<proc_name_of>& procs_;
+    const name_map<node_name_of>& nodes_;
+    first_error* err_;
+    term_extension* ext_;
+    node_id last_node_ = 0;             ///< the node `find_node` found last
+    static constexpr std::size_t near_window = 16;  ///< see `find_node`
+    struct recent_name {
+        std::uint64_t hash = 0;
+        std::uint32_t id = none32;
+    };
+    static constexpr std::size_t recent_slots = 256;
+    recent_name recent_facts_[recent_slots];  ///< `find_fact`'s cache
+    recent_name recent_nodes_[recent_slots];  ///< `find_node`'s cache
+};
+
+/// The `.ifds` loader (one use).
+///
+/// One scan reads the header and the declarations, and checks each statement
+/// at once while every name it uses is already declared (the usual
+/// declare-before-use file: the name tables are still in cache). From the first
+/// statement that uses a name not yet declared (or a node whose procedure is not
+/// yet declared), statements are kept and checked after the scan, in line
+/// order, so the checker sees every statement in line order either way.
+class loader {
+public:
+    /// Prepares to load `text`, naming it `file` in errors; `opt` says how
+    /// many threads may read its statements (never with an extension).
+    loader(std::string_view text, std::string_view file, term_extension* ext = nullptr, load_options opt = {})
+        : text_(text), file_(file), ext_(ext), ck_(p_, err_, "line"),
+          threads_(opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency())),
+          min_parallel_bytes_(opt.min_parallel_bytes), chunk_bytes_(std::max<std::size_t>(1, opt.chunk_bytes)) {
+        ck_.terms_checked_by_caller();  // parse_ff applies the term rules as it reads
+    }
+
+    /// Loads the problem or returns the first error in line order.
+    vyre::result<problem, load_error> run() {
+        scan();
+        if (!fatal_) {
+            rd_.eager = false;
+            resolve_nodes();
+            for (const statement& s : stmts_) statement_line(s.line, s.b, s.e, s.kind);
+            ck_.finish(last_line_);
+        }
+        if (const auto& d = err_.get()) {
+            load_error e;
+            e.file.assign(file_);
+            e.line = d->pos > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<std::uint32_t>(d->pos);
+            e.token = d->token;
+            e.message = d->message;
+            return vyre::make_unexpected(std::move(e));
+        }
+        return std::move(p_);
+    }
+
+private:
+    struct statement {
+        std::uint64_t line;
+        const char* b;
+        const char* e;
+        statement_kind kind;
+    };
+    struct pending_node {
+        node_id id;
+        std::uint64_t line;
+        std::string_view proc_name;
+    };
+
+    void report(std::uint64_t line, std::string_view token, std::string msg) {
+        err_.report(line, token, std::move(msg));
+    }
+
+    // ---- the scan: header, declarations, statements ------------------------
+
+    void scan() {
+        const char* p = text_.data();
+        const char* const end = p + text_.size();
+        if (text_.size() >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
+        {
+            // reserve once, from a count of the statements (the arrays are then
+            // filled without moving, in storage hinted for huge pages; capped so
+            // that a huge input grows its arrays instead of reserving far ahead)
+            const statement_counts n = count_statements(p, end, ext_ ? 1 : threads_, min_parallel_bytes_);
+            constexpr auto whole = vyre::detail::huge_blocks::whole;  // filled at once and to the end
+            constexpr std::size_t cap = std::size_t{1} << 24;
+            const std::size_t nodes = std::min(n.nodes, cap);
+            vyre::detail::reserve_huge(p_.nodes, nodes, whole);
+            vyre::detail::reserve_huge(node_line_, nodes, whole);
+            // the name tables at once too (growing them by doubling touches twice the memory),
+            // with a slot for each name up to 1 per 16 bytes of input, so that a file of one
+            // name repeated stays small
+            nodes_.reserve(std::min(nodes, text_.size() / 16));
+            facts_.reserve(std::min(n.facts, text_.size() / 16));
+            const std::size_t facts = std::min({n.facts, cap, text_.size() / 16});
+            vyre::detail::reserve_huge(p_.facts, facts, whole);
+            vyre::detail::reserve_huge(fact_line_, facts, whole);
+            ck_.reserve(nodes, std::min(n.flows, cap));
+            const std::size_t keys = std::min(cap, text_.size() / 16);  // (key tables: as for the name table)
+            ck_.reserve_calls(std::min(n.calls, keys), std::min(n.callee_flows, keys), std::min(n.ctrflows, keys));
+        }
+        std::uint64_t line = 0;
+        while (p < end) {
+            ++line;
+            const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+            const char* le = nl ? nl : end;
+            const char* ce = le;
+            if (ce > p && ce[-1] == '\r') --ce;
+            scan_line(line, p, ce);
+            if (fatal_) return;
+            if (read_ahead_wanted_) {  // scan_line left this line to the read-ahead
+                read_ahead_wanted_ = false;
+                const resume_point r = read_ahead(p, end, line);
+                p = r.at;
+                line = r.line - 1;
+                continue;
+            }
+            p = nl ? nl + 1 : end;
+        }
+        flush_nodes();
+        last_line_ = line == 0 ? 1 : line;
+        if (!header_seen_) {
+            report(last_line_, "", "missing header: expected `" + header() + "` as the first statement, found no statement");
+            fatal_ = true;
+        }
+    }
+
+    void scan_line(std::uint64_t line, const char* b, const char* e) {
+        line_cursor c{b, e};
+        const std::string_view kw = c.next();
+        if (kw.empty()) return;
+        if (!header_seen_) {
+            header_line(line, kw, c);
+            return;
+        }
+        statement_kind k;
+        if (ext_ && kw == "ide") {
+            report(line, kw, "repeated header: `" + header() + "` must appear once, as the first statement");
+            return;
+        }
+        switch (classify(kw)) {
+        case keyword::ifds:
+            report(line, kw, "repeated header: `" + header() + "` must appear once, as the first statement");
+            return;
+        case keyword::facts: declare_facts(line, c); return;
+        case keyword::proc: declare_proc(line, c); return;
+        case keyword::node: declare_node(line, c); return;
+        case keyword::flow: k = statement_kind::flow; break;
+        case keyword::call: k = statement_kind::call; break;
+        case keyword::callflow: k = statement_kind::callflow; break;
+        case keyword::retflow: k = statement_kind::retflow; break;
+        case keyword::ctrflow: k = statement_kind::ctrflow; break;
+        case keyword::seed: k = statement_kind::seed; break;
+        case keyword::unknown:
+        default:
+            report(line, kw,
+                   "unknown statement " + quote_token(kw) +
+                       ": expected one of facts, proc, node, flow, call, callflow, retflow, ctrflow, seed");
+            return;
+        }
+        if (!rd_.eager) {
+            // after an error, only calls still matter (they match earlier callflow lines)
+            if (err_.open_at(line) || k == statement_kind::call) stmts_.push_back(statement{line, c.p, c.e, k});
+            return;
+        }
+        if (!read_ahead_tried_ && threads_ > 1 && !ext_ && !err_.any() &&
+            static_cast<std::size_t>(text_.data() + text_.size() - b) >= min_parallel_bytes_) {
+            read_ahead_tried_ = read_ahead_wanted_ = true;  // the first statement of a long rest: see read_ahead
+            return;
+        }
+        rd_.need_defer = false;
+        if (batch_size_) flush_nodes();
+        statement_line(line, c.p, c.e, k);
+        if (rd_.need_defer) {
+            rd_.eager = false;
+            stmts_.push_back(statement{line, c.p, c.e, k});
+        }
+    }
+
+    /// The header this file must start with.
+    std::string header() const { return ext_ ? "ide 1 " + std::string(ext_->family()) : std::string("ifds 1"); }
+
+    void header_line(std::uint64_t line, std::string_view kw, line_cursor& c) {
+        fatal_ = true;  // nothing before the header can hold an error: any error here is the first
+        if (ext_) {
+            const std::string_view v = c.next(), fam = c.next(), x = c.next();
+            if (kw != "ide" || v != "1" || fam != ext_->family() || !x.empty()) {
+                const std::string_view bad = kw != "ide" ? kw : v != "1" ? v : fam != ext_->family() ? fam : x;
+                report(line, bad, "malformed header: expected `" + header() + "` as the first statement");
+                return;
+            }
+            fatal_ = false;
+            header_seen_ = true;
+            return;
+        }
+        if (kw != "ifds") {
+            report(line, kw, "missing header: expected `ifds 1` as the first statement, found " + quote_token(kw));
+            return;
+        }
+        const std::string_view v = c.next();
+        if (v.empty()) {
+            report(line, "", "expected the format version `1` after `ifds`, found end of line");
+            return;
+        }
+        if (v != "1") {
+            report(line, v, "unsupported format version " + quote_token(v) + ": expected `ifds 1`");
+            return;
+        }
+        if (const std::string_view x = c.next(); !x.empty()) {
+            report(line, x, "unexpected token after `ifds 1`: expected end of line");
+            return;
+        }
+        fatal_ = false;
+        header_seen_ = true;
+    }
+
+    bool check_decl_name(std::uint64_t line, std::string_view t, const char* what) {
+        if (is_valid_name(t)) return true;
+        report(line, t, std::string("malformed ") + what + " name " + quote_token(t) + ": expected a name " +
+                            std::string(name_syntax));
+        return false;
+    }
+
+    void declare_facts(std::uint64_t line, line_cursor& c) {
+        // the table slots of the line's first names are fetched ahead, all at once
+        constexpr std::size_t ahead = 32;
+        std::uint64_t hashes[ahead];
+        std::size_t n = 0;
+        for (line_cursor look = c; n < ahead;) {
+            const std::string_view t = look.next();
+            if (t.empty()) break;
+            hashes[n] = name_hash(t);
+            facts_.prefetch(hashes[n++]);
+        }
+        std::size_t i = 0;
+        for (std::string_view t = c.next(); !t.empty(); t = c.next(), ++i) {
+            if (t == "0") {
+                report(line, t, "the zero fact '0' is implicit and is never declared: expected a fact name");
+                continue;
+            }
+            if (!check_decl_name(line, t, "fact")) continue;
+            const auto id = static_cast<fact_id>(p_.facts.size() + 1);
+            const auto [old, fresh] = i < n ? facts_.insert_hashed(t, hashes[i], id) : facts_.insert(t, id);
+            if (!fresh) {
+                if (err_.open_at(line))  // (a file of one name repeated builds one message, not millions)
+                    report(line, t, "fact " + quote_token(t) + " is already declared at line " + std::to_string(fact_line_[old - 1]));
+                continue;
+            }
+            p_.facts.emplace_back(t);
+            fact_line_.push_back(line);
+        }
+    }
+
+    /// Declares a node (a fresh id even when the name is taken, so that ids
+    /// stay in line order); reports a repeated name. An empty name is a node
+    /// without a name (after an error).
+    node_id new_node(std::uint64_t line, std::string_view name, proc_id owner, node_role role) {
+        const auto id = static_cast<node_id>(p_.nodes.size());
+        node& nd = p_.nodes.emplace_back();
+        nd.name.assign(name.data(), name.size());
+        nd.proc = owner;
+        node_line_.push_back(line);
+        ck_.add_node(role);
+        if (!name.empty()) {
+            // batched: the table slots are fetched ahead, many at a time (every
+            // batched node is in the problem already: the table reads names by id)
+            const std::uint64_t h = name_hash(name);
+            nodes_.prefetch(h);
+            batch_[batch_size_++] = batched_node{name, h, id, line};
+            if (batch_size_ == batch_capacity) flush_nodes();
+        }
+        return id;
+    }
+
+    /// Enters the batched node names into the table (before any lookup).
+    void flush_nodes() {
+        for (std::size_t i = 0; i < batch_size_; ++i) {
+            const batched_node& b = batch_[i];
+            const auto [old, fresh] = nodes_.insert_hashed(b.name, b.hash, b.id);
+            rd_.repeated_node_name |= !fresh;
+            if (!fresh && err_.open_at(b.line))
+                report(b.line, b.name, "node " + quote_token(b.name) + " is already declared at line " +
+                                           std::to_string(node_line_[old]));
+        }
+        batch_size_ = 0;
+    }
+
+    void declare_proc(std::uint64_t line, line_cursor& c) {
+        const std::string_view name = c.next();
+        if (name.empty()) {
+            report(line, "", "expected `proc NAME START EXIT`: missing the procedure name at end of line");
+            return;
+        }
+        const std::string_view s = c.next();
+        const std::string_view x = s.empty() ? std::string_view{} : c.next();
+        bool ok = check_decl_name(line, name, "procedure");
+        if (s.empty()) {
+            report(line, "", "expected `proc NAME START EXIT`: missing the start node name at end of line");
+            return;
+        }
+        ok = check_decl_name(line, s, "node") && ok;
+        if (x.empty()) {
+            report(line, "", "expected `proc NAME START EXIT`: missing the exit node name at end of line");
+            return;
+        }
+        ok = check_decl_name(line, x, "node") && ok;
+        if (!ok) return;
+        const auto qid = static_cast<proc_id>(p_.procs.size());
+        const auto [old, fresh] = procs_.insert(name, qid);
+        if (!fresh)
+            report(line, name, "procedure " + quote_token(name) + " is already declared at line " +
+                                   std::to_string(proc_line_[old]));
+        // the procedure first, so that the checker sees its nodes' roles
+        p_.procs.push_back(procedure{std::string(name), static_cast<node_id>(p_.nodes.size()),
+                                     static_cast<node_id>(p_.nodes.size() + 1)});
+        proc_line_.push_back(line);
+        new_node(line, s, qid, node_role::start);
+        if (x == s)
+            report(line, x, "the start and exit nodes of a procedure must be distinct: expected a new exit node name");
+        new_node(line, x == s ? std::string_view{} : x, qid, node_role::exit);
+        if (const std::string_view extra = c.next(); !extra.empty())
+            report(line, extra, "unexpected token " + quote_token(extra) + ": expected end of line after `proc NAME START EXIT`");
+    }
+
+    void declare_node(std::uint64_t line, line_cursor& c) {
+        const std::string_view name = c.next();
+        if (name.empty()) {
+            report(line, "", "expected `node NAME PROC`: missing the node name at end of line");
+            return;
+        }
+        if (!check_decl_name(line, name, "node")) return;
+        const std::string_view owner = c.next();
+        const proc_id qid = owner.empty() ? none32 : procs_.find(owner);
+        const node_id id = new_node(line, name, qid, node_role::plain);
+        if (owner.empty()) {
+            report(line, "", "expected `node NAME PROC`: missing the procedure name at end of line");
+            return;
+        }
+        if (qid == none32) {
+            // declared further down (or never): statements wait until the end
+            pending_nodes_.push_back(pending_node{id, line, owner});
+            rd_.eager = false;
+        }
+        if (const std::string_view extra = c.next(); !extra.empty())
+            report(line, extra, "unexpected token " + quote_token(extra) + ": expected end of line after `node NAME PROC`");
+    }
+
+    void resolve_nodes() {
+        for (const pending_node& pn : pending_nodes_) {
+            const proc_id qid = procs_.find(pn.proc_name);
+            if (qid == none32) {
+                rd_.unknown(pn.line, pn.proc_name, "procedure", "a procedure declared by `proc`");
+                continue;
+            }
+            p_.nodes[pn.id].proc = qid;
+        }
     }
 
     /// Reads one statement (after its keyword) and hands it to the checker.
@@ -782,81 +956,208 @@ private:
             }
             return;
         }
+        statement_fields s;
+        if (rd_.read(line, c, kind, s)) take(line, kind, std::move(s));
+        else if (kind == statement_kind::call && s.a != none32 && !rd_.need_defer) ck_.note_call(line, s.a, s.b);
+    }
+
+    /// Hands a statement read without error to the checker (and the extension).
+    void take(std::uint64_t line, statement_kind kind, statement_fields&& s) {
         switch (kind) {
-        case statement_kind::flow: {
-            const node_id from = node_ref(line, c, "FROM");
-            if (from == none32) return;
-            const node_id to = node_ref(line, c, "TO");
-            if (to == none32) return;
-            flow_function f;
-            if (!parse_ff(line, c, f)) return;
-            if (ext_) ext_->statement(kind, from, to, &f);
-            ck_.flow(line, from, to, std::move(f));
+        case statement_kind::flow:
+            if (ext_) ext_->statement(kind, s.a, s.b, &s.f);
+            ck_.flow(line, s.a, s.b, std::move(s.f));
             return;
-        }
-        case statement_kind::call: {
-            const node_id site = node_ref(line, c, "SITE");
-            if (site == none32) return;
-            const proc_id callee = proc_ref(line, c);
-            if (callee == none32) {
-                if (!need_defer_) ck_.note_call(line, site, none32);
-                return;
-            }
-            const node_id ret = node_ref(line, c, "RETSITE");
-            if (ret == none32 || !end_of_line(line, c, "call SITE CALLEE RETSITE")) {
-                if (!need_defer_) ck_.note_call(line, site, callee);
-                return;
-            }
-            ck_.call(line, site, callee, ret);
-            return;
-        }
+        case statement_kind::call: ck_.call(line, s.a, s.b, s.c); return;
         case statement_kind::callflow:
-        case statement_kind::retflow: {
-            const node_id site = node_ref(line, c, "SITE");
-            if (site == none32) return;
-            const proc_id callee = proc_ref(line, c);
-            if (callee == none32) return;
-            flow_function f;
-            if (!parse_ff(line, c, f)) return;
-            if (ext_) ext_->statement(kind, site, callee, &f);
-            ck_.callee_flow(line, kind == statement_kind::retflow, site, callee, std::move(f));
+        case statement_kind::retflow:
+            if (ext_) ext_->statement(kind, s.a, s.b, &s.f);
+            ck_.callee_flow(line, kind == statement_kind::retflow, s.a, s.b, std::move(s.f));
+            return;
+        case statement_kind::ctrflow:
+            if (ext_) ext_->statement(kind, s.a, 0, &s.f);
+            ck_.ctrflow(line, s.a, std::move(s.f));
+            return;
+        case statement_kind::seed:
+            if (ext_) ext_->statement(kind, s.a, s.b, nullptr);
+            ck_.seed(line, s.a, s.b);
             return;
         }
-        case statement_kind::ctrflow: {
-            const node_id site = node_ref(line, c, "SITE");
-            if (site == none32) return;
-            flow_function f;
-            if (!parse_ff(line, c, f)) return;
-            if (ext_) ext_->statement(kind, site, 0, &f);
-            ck_.ctrflow(line, site, std::move(f));
-            return;
+    }
+
+    // ---- the read-ahead: statement lines read on several threads -------------
+
+    /// One statement line as a read-ahead thread read it.
+    struct read_item {
+        std::uint32_t line = 0;  ///< the line's index in its chunk
+        statement_kind kind{};
+        bool read = false;       ///< false: not read (the read-ahead ends at this line)
+        const char* b = nullptr; ///< read: the text after the keyword; else the line's beginning
+        const char* e = nullptr; ///< the line's end (before its LF or CRLF)
+        statement_fields s;
+    };
+    /// A run of whole lines that one thread reads.
+    struct read_chunk {
+        const char* begin = nullptr;
+        const char* end = nullptr;
+        std::uint32_t lines = 0;       ///< lines in the chunk (once read to its end)
+        /// Its statement lines, up to the first not read, are the first
+        /// `used` (the items of an earlier chunk are reused: no fresh pages).
+        std::vector<read_item> items;
+        std::size_t used = 0;
+        std::atomic<bool> done{false}; ///< `items`, `used` and `lines` are complete
+    };
+    /// Where the read-ahead stopped: the first line it did not hand to the
+    /// checker (its beginning and its number), or the end of the text.
+    struct resume_point {
+        const char* at;
+        std::uint64_t line;
+    };
+
+    /// Reads the statements of [begin, end), whose first line is `first_line`,
+    /// on up to `threads_` threads, each with its own `statement_reader`
+    /// over the names declared so far (which nothing changes meanwhile):
+    /// one chunk of lines at a time, while the calling thread hands the
+    /// chunks read to the checker in line order (reading chunks too when
+    /// none is ready). The read-ahead ends at the first line that is not a
+    /// statement that reads without error (a declaration, a name not declared
+    /// yet, a malformed line: rare, and read by the sequential scan from
+    /// there on, so every message is the one the sequential scan gives).
+    resume_point read_ahead(const char* begin, const char* end, std::uint64_t first_line) {
+        flush_nodes();
+        std::size_t count = 0;
+        for (const char* b = begin; b < end; ++count) b = chunk_end(b, end);
+        std::vector<read_chunk> chunks(count);
+        std::size_t k = 0;
+        for (const char* b = begin; b < end; ++k) {
+            chunks[k].begin = b;
+            chunks[k].end = b = chunk_end(b, end);
         }
-        case statement_kind::seed: {
-            const node_id n = node_ref(line, c, "NODE");
-            if (n == none32) return;
-            const std::string_view t = c.next();
-            if (t.empty()) {
-                report(line, "", "expected a fact name or `0` (FACT), found end of line");
-                return;
+        std::atomic<std::size_t> next{0};
+        std::vector<std::vector<read_item>> spare;  // the items of chunks taken, for later chunks to reuse
+        std::mutex spare_lock;
+        std::atomic<bool> stop{false};
+        std::exception_ptr failure;
+        std::atomic<bool> failed{false};
+        resume_point resume{begin, first_line};
+        auto read_next = [&](statement_reader& rd) {  // reads the next chunk nobody took; false when none is left
+            const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
+            if (k >= count) return false;
+            {
+                const std::lock_guard<std::mutex> g(spare_lock);
+                if (!spare.empty()) {
+                    chunks[k].items = std::move(spare.back());
+                    spare.pop_back();
+                }
             }
-            const fact_id f = fact_item(line, t);
-            if (f == none32) return;
-            if (ext_) {
-                if (const std::string_view v = c.next(); !v.empty()) {
-                    if (std::string why = ext_->seed_value(v); !why.empty()) {
-                        report(line, v, why);
-                        return;
+            read_chunk_lines(chunks[k], rd);
+            chunks[k].done.store(true, std::memory_order_release);
+            return true;
+        };
+        const auto threads = static_cast<unsigned>(std::min<std::size_t>(threads_, count));
+        vyre::parallel_region(threads, [&](unsigned t, unsigned) {
+            try {
+                statement_reader rd(p_, facts_, procs_, nodes_, nullptr, nullptr);
+                rd.repeated_node_name = rd_.repeated_node_name;
+                if (t != 0) {
+                    while (!stop.load(std::memory_order_relaxed) && read_next(rd)) {}
+                    return;
+                }
+                for (std::size_t m = 0; m < count && !failed.load(std::memory_order_relaxed);) {
+                    // the calling thread: the chunks in order to the checker
+                    read_chunk& ch = chunks[m];
+                    if (ch.done.load(std::memory_order_acquire)) {
+                        if (!take_chunk(ch, resume)) break;
+                        const std::lock_guard<std::mutex> g(spare_lock);
+                        spare.push_back(std::move(ch.items));
+                        ++m;
+                    } else if (!read_next(rd)) {
+                        while (!ch.done.load(std::memory_order_acquire) && !failed.load(std::memory_order_relaxed))
+                            std::this_thread::yield();  // another thread reads it
                     }
                 }
-                if (!end_of_line(line, c, "seed NODE FACT [VALUE]")) return;
-                ext_->statement(kind, n, f, nullptr);
-            } else if (!end_of_line(line, c, "seed NODE FACT")) {
-                return;
+            } catch (...) {
+                if (!failed.exchange(true)) failure = std::current_exception();
             }
-            ck_.seed(line, n, f);
-            return;
+            stop.store(true, std::memory_order_relaxed);
+        });
+        if (failure) std::rethrow_exception(failure);
+        return resume;
+    }
+
+    /// The end of the chunk that starts at `b`: after the first LF from
+    /// its `chunk_bytes_`-th byte on, or `end`.
+    const char* chunk_end(const char* b, const char* end) const noexcept {
+        if (static_cast<std::size_t>(end - b) <= chunk_bytes_) return end;
+        const char* from = b + chunk_bytes_ - 1;
+        const char* nl = static_cast<const char*>(std::memchr(from, '\n', static_cast<std::size_t>(end - from)));
+        return nl ? nl + 1 : end;
+    }
+
+    /// Reads chunk `ch`'s lines with `rd` (which reports nothing), up to the
+    /// first one that is not a statement that reads without error.
+    static void read_chunk_lines(read_chunk& ch, statement_reader& rd) {
+        ch.items.reserve(static_cast<std::size_t>(ch.end - ch.begin) / 48 + 1);
+        ch.used = 0;
+        std::uint32_t n = 0;
+        for (const char* p = ch.begin; p < ch.end; ++n) {
+            const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(ch.end - p)));
+            const char* ce = nl ? nl : ch.end;
+            if (ce > p && ce[-1] == '\r') --ce;
+            line_cursor c{p, ce};
+            if (const std::string_view kw = c.next(); !kw.empty()) {
+                if (ch.used == ch.items.size()) ch.items.emplace_back();
+                read_item& it = ch.items[ch.used++];
+                it.s.a = it.s.b = it.s.c = none32;
+                it.s.f.identity = false;
+                it.s.f.kill.clear();
+                it.s.f.gen.clear();
+                it.s.f.pairs.clear();
+                it.line = n;
+                it.e = ce;
+                it.b = c.p;
+                const std::optional<statement_kind> k = statement_keyword(kw);
+                if (k) it.kind = *k;
+                it.read = k && rd.read(n, c, *k, it.s);
+                if (!it.read) {
+                    it.b = p;
+                    return;
+                }
+            }
+            p = nl ? nl + 1 : ch.end;
         }
+        ch.lines = n;
+    }
+
+    /// The statement kind a keyword starts, if it starts one.
+    static std::optional<statement_kind> statement_keyword(std::string_view kw) noexcept {
+        switch (classify(kw)) {
+        case keyword::flow: return statement_kind::flow;
+        case keyword::call: return statement_kind::call;
+        case keyword::callflow: return statement_kind::callflow;
+        case keyword::retflow: return statement_kind::retflow;
+        case keyword::ctrflow: return statement_kind::ctrflow;
+        case keyword::seed: return statement_kind::seed;
+        default: return std::nullopt;
         }
+    }
+
+    /// Hands chunk `ch`'s statements (its first line numbered `at.line`) to
+    /// the checker; moves `at` past the chunk, or to the line where the
+    /// read-ahead ended (then false).
+    bool take_chunk(read_chunk& ch, resume_point& at) {
+        for (std::size_t i = 0; i < ch.used; ++i) {
+            read_item& it = ch.items[i];
+            const std::uint64_t line = at.line + it.line;
+            if (!it.read) {
+                at = resume_point{it.b, line};
+                return false;
+            }
+            if (err_.open_at(line)) take(line, it.kind, std::move(it.s));
+            else statement_line(line, it.b, it.e, it.kind);  // (after an error: calls still count)
+        }
+        at = resume_point{ch.end, at.line + ch.lines};
+        return true;
     }
 
     std::string_view text_;
@@ -867,35 +1168,16 @@ private:
     problem_checker ck_;
     bool fatal_ = false;
     bool header_seen_ = false;
-    bool eager_ = true;        ///< statements are checked as they are read
-    bool need_defer_ = false;  ///< the current statement uses a name not declared yet
     std::uint64_t last_line_ = 1;
-    /// The names of declared facts, procedures and nodes, by id, as the name tables read them.
-    struct fact_name_of {
-        const problem* p;
-        std::string_view operator()(fact_id f) const noexcept { return p->facts[f - 1]; }
-    };
-    struct proc_name_of {
-        const problem* p;
-        std::string_view operator()(proc_id q) const noexcept { return p->procs[q].name; }
-    };
-    struct node_name_of {
-        const problem* p;
-        std::string_view operator()(node_id n) const noexcept { return p->nodes[n].name; }
-    };
     name_map<fact_name_of> facts_{fact_name_of{&p_}};
     name_map<proc_name_of> procs_{proc_name_of{&p_}};
     name_map<node_name_of> nodes_{node_name_of{&p_}};
-    node_id last_node_ = 0;             ///< the node `find_node` found last
-    static constexpr std::size_t near_window = 16;  ///< see `find_node`
-    bool repeated_node_name_ = false;   ///< some node name was declared twice
-    struct recent_name {
-        std::uint64_t hash = 0;
-        std::uint32_t id = none32;
-    };
-    static constexpr std::size_t recent_slots = 256;
-    recent_name recent_facts_[recent_slots];  ///< `find_fact`'s cache
-    recent_name recent_nodes_[recent_slots];  ///< `find_node`'s cache
+    statement_reader rd_{p_, facts_, procs_, nodes_, &err_, ext_};  ///< reads the statements on this thread
+    unsigned threads_ = 1;                 ///< threads that may read statements
+    std::size_t min_parallel_bytes_ = 0;   ///< see `load_options`
+    std::size_t chunk_bytes_ = 1;          ///< see `load_options`
+    bool read_ahead_tried_ = false;        ///< the read-ahead ran (once per load at most)
+    bool read_ahead_wanted_ = false;       ///< scan_line left the line to the read-ahead
     std::vector<std::uint64_t> fact_line_, proc_line_, node_line_;
     std::vector<pending_node> pending_nodes_;
     std::vector<statement> stmts_;  ///< statements waiting for the end of the scan
@@ -954,14 +1236,17 @@ struct term_printer {
 } // namespace detail
 
 /// Loads a `.ifds` problem from `text`; `file_name` names it in errors.
-/// Returns the first error in line order (never a partial problem).
-inline vyre::result<problem, load_error> load_problem(std::string_view text, std::string_view file_name = "<input>") {
-    return detail::loader(text, file_name).run();
+/// Returns the first error in line order (never a partial problem). Long
+/// texts read their statement lines on several threads (`options`); the
+/// result is the same.
+inline vyre::result<problem, load_error> load_problem(std::string_view text, std::string_view file_name = "<input>",
+                                                      load_options options = {}) {
+    return detail::loader(text, file_name, nullptr, options).run();
 }
 
 /// Reads the file at `path` and loads it (errors name the file as given);
 /// an unreadable file is a `load_error` with line 0.
-inline vyre::result<problem, load_error> load_problem_file(const std::filesystem::path& path) {
+inline vyre::result<problem, load_error> load_problem_file(const std::filesystem::path& path, load_options options = {}) {
     const std::string name = path.string();
     auto fail = [&](const char* what, int err) {
         return vyre::make_unexpected(
@@ -998,7 +1283,7 @@ inline vyre::result<problem, load_error> load_problem_file(const std::filesystem
     const int err = errno;
     std::fclose(fp);
     if (bad) return vyre::result<problem, load_error>(fail("cannot read the file", err));
-    return load_problem(std::string_view(text.data(), have), name);
+    return load_problem(std::string_view(text.data(), have), name, options);
 }
 
 /// Writes `p` as `.ifds` text that loads back to an equal problem: the header,
