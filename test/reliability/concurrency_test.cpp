@@ -17,6 +17,7 @@
 
 #include <weir/ifds/ops/cpu.hpp>
 #include <weir/core/vyre_resident_ifds.hpp>
+#include <weir/ifds/format.hpp>
 #include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/resident_graph.hpp>
 #include <weir/ifds/resident_solver.hpp>
@@ -205,4 +206,34 @@ TEST_CASE("ifds_rows_solve shares its worklist between threads and stays exact",
         }
     }
     CHECK(shared > 0);  // the atomic path ran
+}
+
+TEST_CASE("the .ifds loader reads statements on several threads and gives what one thread gives",
+          "[concurrency][ifds]") {
+    using namespace weir::ifds;
+    // The read-ahead's threads read the name tables while the calling thread
+    // checks the chunks they have read (ThreadSanitizer runs this); then a
+    // text whose read-ahead ends early (a declaration among the statements).
+    weir::test::gen_options o;
+    o.procs = 300;
+    o.facts = 12;
+    o.max_nodes = 12;
+    const std::string text = print_problem(weir::test::random_problem(21, o));
+    // at a line boundary among the flow lines: a declaration (valid), then an unknown node (an error)
+    const std::size_t cut = text.find('\n', text.find("\nflow ") + 8000) + 1;
+    REQUIRE(cut > 8000);
+    const std::string late = text.substr(0, cut) + "facts late_fact\n" + text.substr(cut);
+    const std::string bad = text.substr(0, cut) + "flow no_such_node no_such_node id\n" + text.substr(cut);
+    for (const std::string* t : {&text, &late, &bad}) {
+        auto one = load_problem(*t, "t.ifds", load_options{1});
+        REQUIRE(one.has_value() == (t != &bad));
+        for (unsigned threads : {2u, 4u})
+            for (std::size_t chunk : {std::size_t{64}, std::size_t{4096}}) {
+                INFO(threads << " threads, runs of " << chunk << " bytes");
+                auto many = load_problem(*t, "t.ifds", load_options{threads, 0, chunk});
+                REQUIRE(many.has_value() == one.has_value());
+                if (one) CHECK(*many == *one);
+                else CHECK(many.error().what() == one.error().what());
+            }
+    }
 }
