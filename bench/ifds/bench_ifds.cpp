@@ -7,6 +7,9 @@
 //
 //   bench_ifds [--sizes 100,500,...] [--max-resident-edges N] [--threads N]
 //              [--seed S] [--repeat N] [--rounds N] [--csv PATH] [--quick] [--heap default|huge]
+//              [--load-only]
+// The loader runs twice per size: `load` on --threads threads (load_options), `load-1t` on one.
+// --load-only: only the printer and the loader, no solvers.
 // --heap huge: the heap in huge pages, as `weir solve` runs (vyre::use_huge_page_heap: where
 // huge pages pay, as vyre/core/huge_pages.hpp measures; VYRE_HUGE_PAGES=on forces them).
 // Each child runs its phases --repeat times (default 3, --quick 1) and reports
@@ -79,6 +82,7 @@ struct options {
     std::string csv;  ///< default: bench/out/ifds.csv (--quick: bench/out/ifds-quick.csv)
     bool quick = false;
     bool huge_heap = false;  ///< --heap huge: restart with vyre::use_huge_page_heap, as `weir solve` does
+    bool load_only = false;  ///< --load-only: the printer and the loader, no solvers
     std::string write_path;  ///< --write: only write a .ifds file
     std::uint32_t write_procs = 1000;
 };
@@ -87,7 +91,7 @@ struct options {
     std::fprintf(code ? stderr : stdout,
                  "usage: bench_ifds [--sizes N,N,...] [--max-resident-edges N] [--threads N] [--seed S]\n"
                  "                  [--repeat N] [--rounds N] [--csv PATH] [--mode automatic|ir|solve] [--quick]\n"
-                 "                  [--heap default|huge]\n"
+                 "                  [--heap default|huge] [--load-only]\n"
                  "       bench_ifds --write FILE --procs N [--seed S]\n");
     std::exit(code);
 }
@@ -162,6 +166,8 @@ options parse(int argc, char** argv) {
             o.csv = value();
         } else if (a == "--quick") {
             o.quick = true;
+        } else if (a == "--load-only") {
+            o.load_only = true;
         } else if (a == "--heap") {
             const std::string h = value();
             if (h != "default" && h != "huge") {
@@ -503,16 +509,17 @@ run_result run_print(const weir::ifds::problem& pb, const std::string& path, uns
     });
 }
 
-/// Reads `path` and times `load_problem` on it in a child, `repeat` times;
-/// checks that the loaded problem equals `pb`.
-run_result run_load(const weir::ifds::problem& pb, const std::string& path, unsigned repeat) {
+/// Reads `path` and times `load_problem` on it (statements read on
+/// `threads` threads) in a child, `repeat` times; checks that the loaded
+/// problem equals `pb`.
+run_result run_load(const weir::ifds::problem& pb, const std::string& path, unsigned repeat, unsigned threads) {
     return in_child([&](child_report& rep, std::vector<std::uint32_t>&) {
         std::ifstream f(path, std::ios::binary);
         const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
         rep.io_bytes = text.size();
         for (unsigned i = 0; i < repeat; ++i) {
             auto t0 = steady::now();
-            auto loaded = weir::ifds::load_problem(text, path);
+            auto loaded = weir::ifds::load_problem(text, path, weir::ifds::load_options{threads});
             rep.io.add(seconds_since(t0));
             if (!loaded) {
                 set_msg(rep, "load: " + loaded.error().what());
@@ -579,7 +586,7 @@ int main(int argc, char** argv) {
         backends += (backends.empty() ? "" : ", ") + std::string(B{}.id());
     });
     const bool huge_heap = vyre::huge_page_heap_active();
-    std::printf("IFDS benchmark: taint problems, seed %llu; backends: %s; threads (recorded only): %u;\n"
+    std::printf("IFDS benchmark: taint problems, seed %llu; backends: %s; loader threads: %u;\n"
                 "heap: %s; best of %u per phase in each of %u round(s);\n"
                 "resident runs on interpreting backends skipped above %llu path edges\n\n",
                 static_cast<unsigned long long>(o.seed), backends.c_str(), o.threads,
@@ -617,7 +624,9 @@ int main(int argc, char** argv) {
         };
 
         add(make_row(procs, pb, "print", run_print(pb, tmp, o.repeat)));
-        add(make_row(procs, pb, "load", run_load(pb, tmp, o.repeat)));
+        add(make_row(procs, pb, "load", run_load(pb, tmp, o.repeat, o.threads)));
+        add(make_row(procs, pb, "load-1t", run_load(pb, tmp, o.repeat, 1)));
+        if (o.load_only) continue;
 
         // Tabulation and every backend in turn, `rounds` times, so that each
         // solver's best time comes from the same stretch of this (noisy) machine.
