@@ -160,6 +160,19 @@ static vyre::result<std::vector<std::uint32_t>> solve_resident(const layout& L, 
     return std::move(out->path_edges);
 }
 
+/// True when the resident solver on backend `B` runs the row-wise solve.
+template <class B>
+static bool runs_rows() {
+    B backend;
+    weir::vyre_resident_ifds<B> d(backend);
+    return runs_row_solve(d);
+}
+
+weir::ifds::intra_form weir_cli::intra_form_for(const std::string& backend) {
+    const bool rows = backend == "cpu" ? runs_rows<vyre::cpu>() : backend == "cpu-ref" && runs_rows<vyre::cpu_ref>();
+    return rows ? weir::ifds::intra_form::per_edge : weir::ifds::intra_form::per_row;
+}
+
 vyre::result<std::vector<std::uint32_t>> weir_cli::solve_layout(const layout& L, const std::string& backend,
                                                                 std::uint64_t memory_budget, solve_stats& st) {
     if (backend == "tabulation") {
@@ -347,8 +360,9 @@ int cmd_solve(const options& o) {
     if (!wanted.empty()) return print_witnesses(*pb, make_layout(*pb), wanted, o);
     // From here on the problem serves only the names the output prints: its
     // flow functions (the larger part of it) go back to the heap as the layout
-    // reads them, for the layout's later tables and the solve to reuse.
-    auto L = make_layout_releasing(*pb);
+    // reads them, for the layout's later tables and the solve to reuse. The
+    // row-wise solve reads the intraprocedural edges per edge only.
+    auto L = make_layout_releasing(*pb, weir_cli::intra_form_for(o.backend));
     const double layout_s = weir_cli::seconds_since(t1);
     solve_stats st;
     auto solved = weir_cli::solve_layout(L, o.backend, o.memory_budget, st);

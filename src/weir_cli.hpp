@@ -34,6 +34,10 @@ std::optional<int> check_backend(const std::string& backend);
 /// Solves a layout on `backend` (tabulation, cpu-ref, cpu, cuda); returns the path-edge bits.
 vyre::result<std::vector<std::uint32_t>> solve_layout(const weir::ifds::layout& L, const std::string& backend,
                                                       std::uint64_t memory_budget, weir::ifds::solve_stats& st);
+/// The form of a layout's intraprocedural edges that `backend`'s solver
+/// reads: per edge where its resident solver runs the row-wise solve (the
+/// host backends), else per row.
+weir::ifds::intra_form intra_form_for(const std::string& backend);
 /// Solves an IDE problem of the `linear` family on `backend` (tabulation,
 /// cpu-ref, cpu; cuda fails with `unsupported`) within `memory_budget`
 /// bytes (0: no limit); appends its `--stats` times to `stats`.

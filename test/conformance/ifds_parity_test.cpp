@@ -50,6 +50,7 @@ template <class B>
 solution check_parity(B& backend, const problem& pb, std::uint64_t seed = 0) {
     INFO("problem seed " << seed);
     auto L = make_layout(pb);
+    const layout P = make_layout(pb, intra_form::per_edge);  // what the row-wise solve reads
     auto expect = tabulation_solver(L).solve().value();
     weir::vyre_resident_ifds<B> d(backend);
     // Every way of running a round: IR kernels, per-edge ops, row ops.
@@ -67,6 +68,21 @@ solution check_parity(B& backend, const problem& pb, std::uint64_t seed = 0) {
         CHECK(got->stats.path_edges == expect.stats.path_edges);
         CHECK(got->stats.contexts == expect.stats.contexts);
         CHECK(got->stats.summary_edges == expect.stats.summary_edges);
+        // the intraprocedural edges per edge only: the row-wise solve is the
+        // same, the per-fact kernels refuse the layout before anything runs
+        auto on_edges = resident_solver<weir::vyre_resident_ifds<B>>::create(d, P, opt);
+        if (mode == kernel_mode::row_solve) {
+            REQUIRE(on_edges.has_value());
+            auto again = on_edges->solve();
+            if (!again) FAIL(again.error().what());
+            CHECK(again->path_edges == expect.path_edges);
+            CHECK(again->stats.path_edges == expect.stats.path_edges);
+            CHECK(again->stats.summary_edges == expect.stats.summary_edges);
+        } else {
+            REQUIRE_FALSE(on_edges.has_value());
+            CHECK(on_edges.error().code() == vyre::error_code::invalid_argument);
+            CHECK_THAT(on_edges.error().message(), Catch::Contains("per edge only"));
+        }
     }
     return extract_solution(L, expect.path_edges);  // equal to every resident run above
 }

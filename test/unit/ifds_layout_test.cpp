@@ -9,6 +9,9 @@
 #include <vector>
 
 #include <weir/ifds/make_layout.hpp>
+#include <weir/ifds/row_tables.hpp>
+#include <weir/ifds/tabulation_solver.hpp>
+#include <weir/ifds/witness.hpp>
 
 #include "support/ifds_gen.hpp"
 
@@ -24,6 +27,46 @@ problem random_layout_problem(std::uint64_t seed) {
     o.procs = 1 + static_cast<std::uint32_t>(seed % 7);
     o.facts = static_cast<std::uint32_t>(seed % 9);
     return weir::test::random_problem(seed, o);
+}
+
+/// Every table of a layout but the intraprocedural edges (both forms).
+std::vector<const u32v*> common_tables(const layout& x) {
+    return {&x.proc_start, &x.proc_exit,  &x.proc_fact_off, &x.proc_facts,  &x.node_proc,   &x.node_kind,
+            &x.node_fact_count, &x.row_base, &x.pe_word,    &x.node_retsite, &x.ce_site,    &x.ce_callee,
+            &x.ce_retsite, &x.call_off,   &x.call_ce,      &x.call_fact,    &x.ret_row,     &x.ret_off,
+            &x.ret_fact,   &x.rcall_row,  &x.rcall_off,    &x.rcall_fact,   &x.callers_off, &x.callers_ce,
+            &x.seed_node,  &x.seed_fact};
+}
+/// The per-row CSR of the intraprocedural edges.
+std::vector<const u32v*> row_csr(const layout& x) { return {&x.intra_off, &x.intra_node, &x.intra_fact}; }
+/// The per-edge relations of the intraprocedural edges.
+std::vector<const u32v*> edge_relations(const layout& x) {
+    return {&x.intra_edge_off, &x.intra_edge_dst,   &x.intra_edge_mask_off, &x.intra_edge_mask,
+            &x.intra_edge_x_off, &x.intra_edge_x_src, &x.intra_edge_x_dst};
+}
+
+/// Checks that the tables `a` and `b` are equal, table by table.
+void check_same(const std::vector<const u32v*>& a, const std::vector<const u32v*>& b) {
+    REQUIRE(a.size() == b.size());
+    for (std::size_t t = 0; t < a.size(); ++t) {
+        INFO("table " << t);
+        CHECK(*a[t] == *b[t]);
+    }
+}
+
+/// Every table of two row-table sets, their derived rows and packing included.
+void check_same(const row_tables& a, const row_tables& b) {
+    const auto ta = a.tables(), tb = b.tables();
+    check_same(std::vector<const u32v*>(ta.begin(), ta.end()), std::vector<const u32v*>(tb.begin(), tb.end()));
+    check_same({&a.edge_off, &a.edge_x_off, &a.site_row, &a.derived.root, &a.derived.group_off, &a.derived.node,
+                &a.derived.mask_off, &a.derived.mask, &a.derived.x_off, &a.derived.x_src, &a.derived.x_dst,
+                &a.derived.order, &a.derived.chunk_off, &a.packing.pe_word},
+               {&b.edge_off, &b.edge_x_off, &b.site_row, &b.derived.root, &b.derived.group_off, &b.derived.node,
+                &b.derived.mask_off, &b.derived.mask, &b.derived.x_off, &b.derived.x_src, &b.derived.x_dst,
+                &b.derived.order, &b.derived.chunk_off, &b.packing.pe_word});
+    CHECK(a.derived.shared == b.derived.shared);
+    CHECK(a.packing.words == b.packing.words);
+    CHECK(a.packing.runs == b.packing.runs);
 }
 } // namespace
 
@@ -278,19 +321,9 @@ TEST_CASE("layout: make_layout_releasing gives the same layout and keeps only th
         CHECK(R.num_facts == L.num_facts);
         CHECK(R.num_rows == L.num_rows);
         CHECK(R.pe_words == L.pe_words);
-        const auto tables = [](const layout& x) {
-            return std::vector<const u32v*>{
-                &x.proc_start, &x.proc_exit,  &x.proc_fact_off, &x.proc_facts,  &x.node_proc,   &x.node_kind,
-                &x.node_fact_count, &x.row_base, &x.pe_word,    &x.node_retsite, &x.intra_off,  &x.intra_node,
-                &x.intra_fact, &x.ce_site,    &x.ce_callee,    &x.ce_retsite,   &x.call_off,    &x.call_ce,
-                &x.call_fact,  &x.ret_row,    &x.ret_off,      &x.ret_fact,     &x.rcall_row,   &x.rcall_off,
-                &x.rcall_fact, &x.callers_off, &x.callers_ce,  &x.seed_node,    &x.seed_fact};
-        };
-        const auto a = tables(L), b = tables(R);
-        for (std::size_t t = 0; t < a.size(); ++t) {
-            INFO("table " << t);
-            CHECK(*a[t] == *b[t]);
-        }
+        check_same(common_tables(L), common_tables(R));
+        check_same(row_csr(L), row_csr(R));
+        check_same(edge_relations(L), edge_relations(R));
         // what names things stays; the rest is gone
         CHECK(mine.facts == pb.facts);
         CHECK(mine.procs == pb.procs);
@@ -300,4 +333,53 @@ TEST_CASE("layout: make_layout_releasing gives the same layout and keeps only th
         CHECK(mine.ctrflows.empty());
         CHECK(mine.seeds.empty());
     }
+}
+
+TEST_CASE("layout: intra_form::per_edge is the same layout with the intraprocedural edges per edge",
+          "[ifds][layout][random]") {
+    for (std::uint64_t seed = 0; seed < 60; ++seed) {
+        INFO("seed " << seed);
+        const problem pb = random_layout_problem(seed);
+        const layout L = make_layout(pb), P = make_layout(pb, intra_form::per_edge);
+        CHECK(P.num_nodes == L.num_nodes);
+        CHECK(P.num_rows == L.num_rows);
+        CHECK(P.pe_words == L.pe_words);
+        check_same(common_tables(L), common_tables(P));
+        CHECK(L.has_intra_rows());
+        CHECK_FALSE(P.has_intra_rows());
+        for (const u32v* t : edge_relations(L)) CHECK(t->empty());
+        for (const u32v* t : row_csr(P)) CHECK(t->empty());
+        CHECK(P.intra_edge_off.size() == P.num_nodes + 1);
+        CHECK(P.intra_edge_x_off.size() == P.intra_edge_dst.size() + 1);
+        // the row tables read from either form are the same, word for word
+        check_same(detail::all_node_row_tables(L), detail::all_node_row_tables(P));
+        for (const row_form f : {row_form::all_nodes, row_form::skip_derived}) {
+            INFO((f == row_form::all_nodes ? "all nodes" : "derived nodes skipped"));
+            check_same(make_row_tables(L, f), make_row_tables(P, f));
+        }
+        // made while releasing the problem: the same
+        problem mine = pb;
+        const layout R = make_layout_releasing(mine, intra_form::per_edge);
+        check_same(common_tables(P), common_tables(R));
+        check_same(edge_relations(P), edge_relations(R));
+        CHECK(row_csr(R)[0]->empty());
+    }
+}
+
+TEST_CASE("layout: the solvers that read the per-row CSR refuse a per-edge layout", "[ifds][layout]") {
+    const problem pb = random_layout_problem(5);
+    const layout P = make_layout(pb, intra_form::per_edge);
+    const auto checked = check_intra_rows(P, "who");
+    REQUIRE_FALSE(checked);
+    CHECK(checked.error().code() == vyre::error_code::invalid_argument);
+    CHECK(checked.error().message().find("who: the layout has its intraprocedural edges per edge only") == 0);
+    const auto tab = tabulation_solver(P).solve();
+    REQUIRE_FALSE(tab);
+    CHECK(tab.error().code() == vyre::error_code::invalid_argument);
+    CHECK(tab.error().message().find("tabulation_solver") == 0);
+    const auto w = witness_builder::create(P);
+    REQUIRE_FALSE(w);
+    CHECK(w.error().message().find("witness_builder") == 0);
+    CHECK_THROWS_AS(witness_builder(P), std::invalid_argument);
+    CHECK(check_intra_rows(make_layout(pb), "who"));
 }

@@ -23,6 +23,19 @@
 
 namespace weir::ifds {
 
+/// The form of a layout's intraprocedural edges (`make_layout`).
+enum class intra_form {
+    /// The per-row CSR (`layout::intra_off`, `intra_node`, `intra_fact`):
+    /// what every solver reads.
+    per_row,
+    /// Only the per-edge relations (`layout::intra_edge_off` ...): what the
+    /// row-wise solve reads (`kernel_mode::row_solve`, on the host backends),
+    /// in a fraction of the memory (a mask of ceil(F/32) words and the
+    /// non-identity pairs per edge, against an entry per (row, target)). The
+    /// tabulation solver and the per-fact kernels refuse such a layout.
+    per_edge,
+};
+
 /// Node roles (bit flags in `layout::node_kind`).
 enum node_kind_bits : std::uint32_t { kind_call_site = 1, kind_exit = 2, kind_start = 4 };
 
@@ -51,6 +64,16 @@ struct layout {
     // targets (node, local fact)
     std::vector<std::uint32_t> intra_off;      ///< size num_rows+1
     std::vector<std::uint32_t> intra_node, intra_fact;
+    // the same edges per edge (`intra_form::per_edge` only, which leaves the
+    // CSR above empty; `row_tables`' encoding): node n's edges are
+    // [intra_edge_off[n], intra_edge_off[n+1]), by target node; each has its
+    // target, an identity mask (ceil(F/32) words from intra_edge_mask_off:
+    // the local facts d with d -> d) and its other pairs (d, d'), from
+    // intra_edge_x_off
+    std::vector<std::uint32_t> intra_edge_off;       ///< size num_nodes+1 (per_edge), else empty
+    std::vector<std::uint32_t> intra_edge_dst, intra_edge_mask_off, intra_edge_mask;
+    std::vector<std::uint32_t> intra_edge_x_off;     ///< size edges+1 (per_edge), else empty
+    std::vector<std::uint32_t> intra_edge_x_src, intra_edge_x_dst;
 
     // call edges, one per (site, callee), in problem.calls order
     std::vector<std::uint32_t> ce_site, ce_callee, ce_retsite;
@@ -72,6 +95,10 @@ struct layout {
     // seeds as (start node, local fact); duplicates removed
     std::vector<std::uint32_t> seed_node, seed_fact;
 
+    /// True when the per-row CSR of the intraprocedural edges is there
+    /// (`intra_form::per_row`), which the tabulation solver and the per-fact
+    /// kernels read.
+    bool has_intra_rows() const { return intra_off.size() == std::size_t{num_rows} + 1; }
     /// F_p of procedure p.
     std::uint32_t fact_count(std::uint32_t p) const { return proc_fact_off[p + 1] - proc_fact_off[p]; }
     /// Global fact id of local fact d of procedure p.
@@ -127,6 +154,21 @@ inline void or_row_bits(std::span<std::uint32_t> pe, std::uint64_t pos, std::uin
     if (s && (mask >> (32 - s))) put(w + 1, mask >> (32 - s));
 }
 } // namespace detail
+
+/// Why a layout without its per-row intraprocedural CSR
+/// (`intra_form::per_edge`) cannot serve `who`, which reads it.
+inline std::string missing_intra_rows(const std::string& who) {
+    return who + ": the layout has its intraprocedural edges per edge only (intra_form::per_edge), and this solver "
+                 "reads them per row";
+}
+
+/// Fails with `invalid_argument` when `L` lacks the per-row CSR that `who` reads.
+inline vyre::result<void> check_intra_rows(const layout& L, const std::string& who) {
+    if (L.has_intra_rows()) return {};
+    return vyre::fail(vyre::error_code::invalid_argument, missing_intra_rows(who),
+                      "make the layout with make_layout(pb) (intra_form::per_row), or solve it with the row-wise "
+                      "solve of a host backend (kernel_mode::row_solve)");
+}
 
 /// Checks seeds given in layout terms (start nodes, local facts of their
 /// procedures); `who` names the caller in the message.

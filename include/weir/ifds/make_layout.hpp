@@ -331,7 +331,7 @@ namespace detail {
 /// `make_layout`; with `release` (which must be `&pb`), frees the problem's
 /// flow functions as soon as the layout has compiled them (`release_flows`
 /// in steps), so that the tables built after them can reuse their memory.
-inline layout build_layout(const problem& pb, problem* release) {
+inline layout build_layout(const problem& pb, problem* release, intra_form form) {
     layout L;
     const std::uint32_t nn = detail::checked_u32(pb.nodes.size(), "node count");
     const std::uint32_t np = detail::checked_u32(pb.procs.size(), "procedure count");
@@ -403,8 +403,9 @@ inline layout build_layout(const problem& pb, problem* release) {
     detail::relation_scratch scratch;
 
     // Intraprocedural edges: flow edges grouped by source and sorted by target,
-    // plus one call-to-return edge per call site.
+    // plus one call-to-return edge per call site; per row or per edge.
     {
+        const bool per_row = form == intra_form::per_row;
         std::vector<std::uint32_t> fo(nn + 1, 0), fe(pb.flows.size());
         for (const flow_edge& e : pb.flows) ++fo[e.from + 1];
         for (std::uint32_t n = 0; n < nn; ++n) fo[n + 1] += fo[n];
@@ -416,12 +417,28 @@ inline layout build_layout(const problem& pb, problem* release) {
         std::vector<std::vector<std::uint32_t>> eoff, etgt;
         std::vector<std::uint32_t> etarget;
         std::vector<const flow_function*> effs;
-        reserve_huge(L.intra_off, std::size_t{L.num_rows} + 1, whole);
-        std::size_t est = 0;
-        for (std::uint32_t n = 0; n < nn; ++n)
-            est += std::size_t{L.node_fact_count[n]} * (fo[n + 1] - fo[n] + (L.node_retsite[n] != no_index));
-        reserve_huge(L.intra_node, est + est / 8, whole);
-        reserve_huge(L.intra_fact, est + est / 8, whole);
+        if (per_row) {
+            reserve_huge(L.intra_off, std::size_t{L.num_rows} + 1, whole);
+            std::size_t est = 0;
+            for (std::uint32_t n = 0; n < nn; ++n)
+                est += std::size_t{L.node_fact_count[n]} * (fo[n + 1] - fo[n] + (L.node_retsite[n] != no_index));
+            reserve_huge(L.intra_node, est + est / 8, whole);
+            reserve_huge(L.intra_fact, est + est / 8, whole);
+        } else {
+            std::size_t edges = 0, words = 0;
+            for (std::uint32_t n = 0; n < nn; ++n) {
+                const std::size_t k = fo[n + 1] - fo[n] + (L.node_retsite[n] != no_index);
+                edges += k;
+                words += k * ((L.node_fact_count[n] + 31) / 32);
+            }
+            L.intra_edge_off.reserve(std::size_t{nn} + 1);
+            L.intra_edge_off.push_back(0);
+            L.intra_edge_dst.reserve(edges);
+            L.intra_edge_mask_off.reserve(edges);
+            L.intra_edge_mask.reserve(words);
+            L.intra_edge_x_off.reserve(edges + 1);
+            L.intra_edge_x_off.push_back(0);
+        }
         for (std::uint32_t n = 0; n < nn; ++n) {
             const std::uint32_t p = L.node_proc[n];
             const std::uint32_t F = L.node_fact_count[n];
@@ -448,6 +465,28 @@ inline layout build_layout(const problem& pb, problem* release) {
                 etgt[i].clear();
                 detail::compile_relation(*effs[i], pfacts(p), pfacts(p), scratch, eoff[i], etgt[i]);
             }
+            if (!per_row) {
+                // each edge as a mask of the facts it keeps and its other pairs
+                const std::uint32_t W = (F + 31) / 32;
+                for (std::size_t i = 0; i < k; ++i) {
+                    L.intra_edge_dst.push_back(etarget[i]);
+                    L.intra_edge_mask_off.push_back(detail::checked_u32(L.intra_edge_mask.size(), "intra mask words"));
+                    const std::size_t m0 = L.intra_edge_mask.size();
+                    L.intra_edge_mask.resize(m0 + W, 0);
+                    for (std::uint32_t d = 0; d < F; ++d)
+                        for (std::uint32_t j = eoff[i][d]; j < eoff[i][d + 1]; ++j) {
+                            if (const std::uint32_t t = etgt[i][j]; t == d) {
+                                L.intra_edge_mask[m0 + d / 32] |= 1u << (d % 32);
+                            } else {
+                                L.intra_edge_x_src.push_back(d);
+                                L.intra_edge_x_dst.push_back(t);
+                            }
+                        }
+                    L.intra_edge_x_off.push_back(detail::checked_u32(L.intra_edge_x_src.size(), "intra pairs"));
+                }
+                L.intra_edge_off.push_back(detail::checked_u32(L.intra_edge_dst.size(), "intra edges"));
+                continue;
+            }
             for (std::uint32_t d = 0; d < F; ++d) {
                 L.intra_off.push_back(detail::checked_u32(L.intra_node.size(), "intra entries"));
                 for (std::size_t i = 0; i < k; ++i) {
@@ -459,7 +498,7 @@ inline layout build_layout(const problem& pb, problem* release) {
                 }
             }
         }
-        L.intra_off.push_back(detail::checked_u32(L.intra_node.size(), "intra entries"));
+        if (per_row) L.intra_off.push_back(detail::checked_u32(L.intra_node.size(), "intra entries"));
     }
     if (release) {  // read no more: the call tables below may take their memory
         std::vector<flow_edge>().swap(release->flows);
@@ -583,9 +622,13 @@ inline layout build_layout(const problem& pb, problem* release) {
 } // namespace detail
 
 /// Builds the flat solver layout of `pb` (see `layout.hpp` for every
-/// encoding). `pb` must be well-formed (as the loader or builder guarantee).
-/// Throws `std::length_error` when a table would not fit u32 indices.
-inline layout make_layout(const problem& pb) { return detail::build_layout(pb, nullptr); }
+/// encoding), its intraprocedural edges in `form` (`intra_form::per_edge`
+/// only for the row-wise solve on a host backend). `pb` must be well-formed
+/// (as the loader or builder guarantee). Throws `std::length_error` when a
+/// table would not fit u32 indices.
+inline layout make_layout(const problem& pb, intra_form form = intra_form::per_row) {
+    return detail::build_layout(pb, nullptr, form);
+}
 
 /// `make_layout(pb)` followed by `release_flows(pb)`, for a caller that
 /// keeps the problem only for its names (to print a result), with a lower
@@ -594,6 +637,8 @@ inline layout make_layout(const problem& pb) { return detail::build_layout(pb, n
 /// built, the call edges before the seeds), so that the later tables can
 /// take its memory. The layout is the same, word for word; `pb` keeps its
 /// facts, procedures and nodes. `weir solve` uses it.
-inline layout make_layout_releasing(problem& pb) { return detail::build_layout(pb, &pb); }
+inline layout make_layout_releasing(problem& pb, intra_form form = intra_form::per_row) {
+    return detail::build_layout(pb, &pb, form);
+}
 
 } // namespace weir::ifds

@@ -133,6 +133,9 @@ public:
 
 private:
     static result<std::shared_ptr<resident_graph>> make(D& d, const layout& L, bool with_rows, bool borrow) {
+        if (!with_rows) {
+            VYRE_TRY(check_intra_rows(L, "resident_graph (per-fact kernels)"));
+        }
         auto g = std::shared_ptr<resident_graph>(new resident_graph(d));
         auto base = detail::graph_tables(L);
         std::vector<const std::vector<std::uint32_t>*> tables(base.begin(), base.end());

@@ -223,6 +223,16 @@ inline void unite(row_relation& a, const row_relation& b) {
 /// Every edge as it is (`row_form::all_nodes`), from the layout's per-fact CSR.
 inline row_tables all_node_row_tables(const layout& L) {
     row_tables t;
+    if (!L.has_intra_rows()) {  // intra_form::per_edge: the layout has them in this form already
+        t.edge_off = L.intra_edge_off;
+        t.edge_dst = L.intra_edge_dst;
+        t.edge_mask_off = L.intra_edge_mask_off;
+        t.edge_mask = L.intra_edge_mask;
+        t.edge_x_off = L.intra_edge_x_off;
+        t.edge_x_src = L.intra_edge_x_src;
+        t.edge_x_dst = L.intra_edge_x_dst;
+        return t;
+    }
     t.edge_off.reserve(L.num_nodes + 1);
     t.edge_off.push_back(0);
     t.edge_x_off.push_back(0);

@@ -81,7 +81,10 @@ class tabulation_engine {
 public:
     /// Prepares empty tables for layout `L` (which must outlive the engine);
     /// `memory_budget` bytes at most for them (0: no limit).
-    explicit tabulation_engine(const layout& L, std::uint64_t memory_budget = 0) : L_(L), budget_(memory_budget) {}
+    /// Throws `std::invalid_argument` for a layout without its per-row CSR.
+    explicit tabulation_engine(const layout& L, std::uint64_t memory_budget = 0) : L_(L), budget_(memory_budget) {
+        if (!L.has_intra_rows()) throw std::invalid_argument(missing_intra_rows("tabulation"));
+    }
 
     /// Bytes the engine's tables held at their largest during the last `run`.
     std::uint64_t bytes_held() const { return held_; }
@@ -356,6 +359,7 @@ public:
 
 private:
     vyre::result<output> run(std::span<const std::uint32_t> seed_node, std::span<const std::uint32_t> seed_fact) const {
+        VYRE_TRY(check_intra_rows(*L_, "tabulation_solver"));
         return detail::within_memory_budget("tabulation_solver", "the solve", ", or solve fewer seeds",
                                             [&]() -> vyre::result<output> {
                                                 detail::tabulation_engine<false> eng(*L_, opt_.memory_budget);

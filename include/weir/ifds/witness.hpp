@@ -34,12 +34,14 @@ using witness_path = std::vector<std::pair<node_id, fact_id>>;
 class witness_builder {
 public:
     /// Runs the recording tabulation from the layout's seeds (no memory
-    /// budget; throws `std::bad_alloc` when the host runs out).
+    /// budget; throws `std::bad_alloc` when the host runs out, and
+    /// `std::invalid_argument` for a layout without its per-row CSR).
     explicit witness_builder(const layout& L) : witness_builder(L, 0) {}
 
     /// Runs the recording tabulation within `opt.memory_budget` bytes (its
     /// records count too); past it, or out of host memory, an `out_of_memory` error.
     static vyre::result<witness_builder> create(const layout& L, tabulation_options opt = {}) {
+        VYRE_TRY(check_intra_rows(L, "witness_builder"));
         return detail::within_memory_budget("witness_builder", "recording the solve", "",
                                             [&]() -> vyre::result<witness_builder> {
                                                 return witness_builder(L, opt.memory_budget);
