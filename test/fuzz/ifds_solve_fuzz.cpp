@@ -9,8 +9,9 @@
 /// a frontier size and workgroup cap derived from the input's hash (so
 /// frontier regrowth and grid-stride rounds are exercised too). Laws checked:
 /// every resident run succeeds and gives tabulation's path-edge bitset and
-/// its path-edge, context and summary-edge counts, and the solvers free all
-/// their resident memory; on tiny problems the solution also equals the
+/// its path-edge, context and summary-edge counts (in `row_solve` mode on
+/// the layout made with `intra_form::per_edge` too), and the solvers free
+/// all their resident memory; on tiny problems the solution also equals the
 /// naive reference of `test/support/brute_force.hpp`.
 
 #include <cstdint>
@@ -166,6 +167,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (facts * facts > max_path_edge_bits || pb.nodes.size() * facts * facts > max_path_edge_bits) return 0;
 
     const layout L = make_layout(pb);
+    const layout P = make_layout(pb, intra_form::per_edge);
     const auto solved = tabulation_solver(L).solve();
     require(solved.has_value(),
             "tabulation failed: " + (solved ? std::string() : std::string(solved.error().what())), pb);
@@ -199,6 +201,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         require(got->stats.contexts == expect.stats.contexts, "context count differs from tabulation" + in_mode, pb);
         require(got->stats.summary_edges == expect.stats.summary_edges,
                 "summary-edge count differs from tabulation" + in_mode, pb);
+        if (mode != kernel_mode::row_solve) continue;
+        // the row-wise solve on the layout with its intraprocedural edges per edge only
+        auto on_edges = solver_t::create(device, P, opt);
+        require(on_edges.has_value(), "resident_solver::create failed on the per-edge layout" + in_mode, pb);
+        auto again = on_edges->solve();
+        require(again.has_value() && again->path_edges == expect.path_edges &&
+                    again->stats.path_edges == expect.stats.path_edges &&
+                    again->stats.summary_edges == expect.stats.summary_edges,
+                "the per-edge layout's row-wise solve differs from tabulation" + in_mode, pb);
     }
     require(backend.backend_metric_snapshot()["live_bytes"] == 0, "resident memory left allocated after the solvers", pb);
 

@@ -189,6 +189,47 @@ inline void compile_relation(const flow_function& ff, std::span<const fact_id> s
     off[fs] = static_cast<std::uint32_t>(tgt.size());
 }
 
+/// Compiles flow function `ff` on an intraprocedural edge (both ends with
+/// the sorted fact set `set`, F facts) into row form, the relation
+/// `compile_relation` gives as rows: appends ceil(F/32) mask words to `mask`
+/// (bit d: d -> d) and the other pairs (d, d'), by d then d', without
+/// duplicates, to `xs`/`xd`.
+inline void compile_edge_relation(const flow_function& ff, std::span<const fact_id> set, relation_scratch& s,
+                                  std::vector<std::uint32_t>& mask, std::vector<std::uint32_t>& xs,
+                                  std::vector<std::uint32_t>& xd) {
+    const auto F = static_cast<std::uint32_t>(set.size());
+    const std::uint32_t W = (F + 31) / 32;
+    const std::size_t m0 = mask.size();
+    mask.resize(m0 + W, 0);
+    std::uint32_t* m = mask.data() + m0;
+    if (ff.identity) {  // every fact but the killed ones (the zero fact below)
+        for (std::uint32_t w = 0; w < W; ++w) m[w] = w + 1 < W || F % 32 == 0 ? ~0u : (1u << (F % 32)) - 1;
+        for (fact_id g : ff.kill)
+            if (const std::uint32_t d = local_index(set, g); d != no_index) m[d / 32] &= ~(1u << (d % 32));
+    }
+    m[0] |= 1u;  // 0 -> 0
+    s.extras.clear();
+    for (fact_id g : ff.gen)
+        if (const std::uint32_t t = local_index(set, g); t != no_index) s.extras.emplace_back(0u, t);
+    for (auto [a, b] : ff.pairs) {
+        const std::uint32_t f = a == zero_fact ? 0u : local_index(set, a);
+        const std::uint32_t t = f == no_index ? no_index : local_index(set, b);
+        if (t != no_index) s.extras.emplace_back(f, t);
+    }
+    if (s.extras.size() > 1) {
+        std::sort(s.extras.begin(), s.extras.end());
+        s.extras.erase(std::unique(s.extras.begin(), s.extras.end()), s.extras.end());
+    }
+    for (auto [f, t] : s.extras) {
+        if (f == t) {
+            m[f / 32] |= 1u << (f % 32);
+        } else {
+            xs.push_back(f);
+            xd.push_back(t);
+        }
+    }
+}
+
 /// Throws `std::length_error` when `v` does not fit a u32 layout field.
 inline std::uint32_t checked_u32(std::uint64_t v, const char* what) {
     if (v > std::numeric_limits<std::uint32_t>::max())
@@ -457,6 +498,18 @@ inline layout build_layout(const problem& pb, problem* release, intra_form form)
                 }
             }
             const std::size_t k = etarget.size();
+            if (!per_row) {
+                // each edge as a mask of the facts it keeps and its other pairs
+                for (std::size_t i = 0; i < k; ++i) {
+                    L.intra_edge_dst.push_back(etarget[i]);
+                    L.intra_edge_mask_off.push_back(detail::checked_u32(L.intra_edge_mask.size(), "intra mask words"));
+                    detail::compile_edge_relation(*effs[i], pfacts(p), scratch, L.intra_edge_mask, L.intra_edge_x_src,
+                                                  L.intra_edge_x_dst);
+                    L.intra_edge_x_off.push_back(detail::checked_u32(L.intra_edge_x_src.size(), "intra pairs"));
+                }
+                L.intra_edge_off.push_back(detail::checked_u32(L.intra_edge_dst.size(), "intra edges"));
+                continue;
+            }
             if (eoff.size() < k) {
                 eoff.resize(k);
                 etgt.resize(k);
@@ -464,28 +517,6 @@ inline layout build_layout(const problem& pb, problem* release, intra_form form)
             for (std::size_t i = 0; i < k; ++i) {
                 etgt[i].clear();
                 detail::compile_relation(*effs[i], pfacts(p), pfacts(p), scratch, eoff[i], etgt[i]);
-            }
-            if (!per_row) {
-                // each edge as a mask of the facts it keeps and its other pairs
-                const std::uint32_t W = (F + 31) / 32;
-                for (std::size_t i = 0; i < k; ++i) {
-                    L.intra_edge_dst.push_back(etarget[i]);
-                    L.intra_edge_mask_off.push_back(detail::checked_u32(L.intra_edge_mask.size(), "intra mask words"));
-                    const std::size_t m0 = L.intra_edge_mask.size();
-                    L.intra_edge_mask.resize(m0 + W, 0);
-                    for (std::uint32_t d = 0; d < F; ++d)
-                        for (std::uint32_t j = eoff[i][d]; j < eoff[i][d + 1]; ++j) {
-                            if (const std::uint32_t t = etgt[i][j]; t == d) {
-                                L.intra_edge_mask[m0 + d / 32] |= 1u << (d % 32);
-                            } else {
-                                L.intra_edge_x_src.push_back(d);
-                                L.intra_edge_x_dst.push_back(t);
-                            }
-                        }
-                    L.intra_edge_x_off.push_back(detail::checked_u32(L.intra_edge_x_src.size(), "intra pairs"));
-                }
-                L.intra_edge_off.push_back(detail::checked_u32(L.intra_edge_dst.size(), "intra edges"));
-                continue;
             }
             for (std::uint32_t d = 0; d < F; ++d) {
                 L.intra_off.push_back(detail::checked_u32(L.intra_node.size(), "intra entries"));
