@@ -544,6 +544,40 @@ TEMPLATE_LIST_TEST_CASE("resident graph with row tables: leaves out the per-fact
     }
 }
 
+TEMPLATE_LIST_TEST_CASE("resident graph cache: per-edge layouts that differ only in a flow function are two graphs",
+                        "[ifds][cache]", backend_list) {
+    TestType b;
+    using device_t = weir::vyre_resident_ifds<TestType>;
+    device_t d(b);
+    if (!runs_row_solve(d)) {
+        WARN("the row-wise solve is not among this backend's ops: per-edge layouts do not apply");
+        return;
+    }
+    // the same shape and the same uploaded tables (the per-row CSR is empty
+    // in both): only the per-edge relations tell them apart
+    auto make = [](const char* last) {
+        return weir::test::mini_problem()
+            .facts({"x", "y"})
+            .proc("m", "s", "e")
+            .node("a", "m")
+            .flow("s", "a", "id gen:x")
+            .flow("a", "e", last)
+            .seed("s", "0")
+            .get();
+    };
+    const problem keep = make("id"), kill = make("id kill:x");
+    const layout P1 = make_layout(keep, intra_form::per_edge), P2 = make_layout(kill, intra_form::per_edge);
+    CHECK(layout_hash(P1) != layout_hash(P2));
+    resident_graph_cache<device_t> cache;
+    auto g1 = cache.get(d, P1).value(), g2 = cache.get(d, P2).value();
+    CHECK(g1 != g2);
+    CHECK(cache.stats().misses == 2);
+    auto s2 = resident_solver<device_t>::create(d, P2, g2).value();
+    auto got = s2.solve();
+    REQUIRE(got.has_value());
+    CHECK(got->path_edges == tabulation_solver(make_layout(kill)).solve().value().path_edges);
+}
+
 TEMPLATE_LIST_TEST_CASE("resident graph cache: hits, LRU eviction under a byte budget, graphs in use survive",
                         "[ifds][cache]", backend_list) {
     TestType b;

@@ -221,6 +221,7 @@ inline statement_counts count_statements(const char* p, const char* end) noexcep
 /// a run of whole lines (texts under `min_bytes` on the calling thread).
 inline statement_counts count_statements(const char* p, const char* end, unsigned threads, std::size_t min_bytes) {
     const auto size = static_cast<std::size_t>(end - p);
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, size / 65536 + 1));  // runs of 64 KiB at least
     if (threads <= 1 || size < min_bytes) return count_statements(p, end);
     std::vector<const char*> cut(threads + 1, end);  // run t is [cut[t], cut[t+1]), each after an LF
     cut[0] = p;
@@ -1017,9 +1018,9 @@ private:
     /// Reads the statements of [begin, end), whose first line is `first_line`,
     /// on up to `threads_` threads, each with its own `statement_reader`
     /// over the names declared so far (which nothing changes meanwhile):
-    /// one chunk of lines at a time, while the calling thread hands the
-    /// chunks read to the checker in line order (reading chunks too when
-    /// none is ready). The read-ahead ends at the first line that is not a
+    /// one chunk of lines at a time, at most 4 chunks per thread ahead of
+    /// the checker, while the calling thread hands the chunks read to the
+    /// checker in line order (reading chunks too when none is ready). The read-ahead ends at the first line that is not a
     /// statement that reads without error (a declaration, a name not declared
     /// yet, a malformed line: rare, and read by the sequential scan from
     /// there on, so every message is the one the sequential scan gives).
@@ -1040,9 +1041,18 @@ private:
         std::exception_ptr failure;
         std::atomic<bool> failed{false};
         resume_point resume{begin, first_line};
-        auto read_next = [&](statement_reader& rd) {  // reads the next chunk nobody took; false when none is left
+        const auto threads = static_cast<unsigned>(std::min<std::size_t>(threads_, count));
+        // a reading thread stays at most `ahead` chunks ahead of the checker (memory stays bounded)
+        const std::size_t ahead = 4 * std::size_t{threads};
+        std::atomic<std::size_t> checked{0};  // chunks handed to the checker
+        // reads the next chunk nobody took; false when none is left (or, waiting, when the read-ahead ends)
+        auto read_next = [&](statement_reader& rd, bool wait) {
             const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
             if (k >= count) return false;
+            while (wait && k >= checked.load(std::memory_order_acquire) + ahead) {
+                if (stop.load(std::memory_order_relaxed) || failed.load(std::memory_order_relaxed)) return false;
+                std::this_thread::yield();
+            }
             {
                 const std::lock_guard<std::mutex> g(spare_lock);
                 if (!spare.empty()) {
@@ -1054,13 +1064,12 @@ private:
             chunks[k].done.store(true, std::memory_order_release);
             return true;
         };
-        const auto threads = static_cast<unsigned>(std::min<std::size_t>(threads_, count));
         vyre::parallel_region(threads, [&](unsigned t, unsigned) {
             try {
                 statement_reader rd(p_, facts_, procs_, nodes_, nullptr, nullptr);
                 rd.repeated_node_name = rd_.repeated_node_name;
                 if (t != 0) {
-                    while (!stop.load(std::memory_order_relaxed) && read_next(rd)) {}
+                    while (!stop.load(std::memory_order_relaxed) && read_next(rd, true)) {}
                     return;
                 }
                 for (std::size_t m = 0; m < count && !failed.load(std::memory_order_relaxed);) {
@@ -1070,8 +1079,8 @@ private:
                         if (!take_chunk(ch, resume)) break;
                         const std::lock_guard<std::mutex> g(spare_lock);
                         spare.push_back(std::move(ch.items));
-                        ++m;
-                    } else if (!read_next(rd)) {
+                        checked.store(++m, std::memory_order_release);
+                    } else if (!read_next(rd, false)) {
                         while (!ch.done.load(std::memory_order_acquire) && !failed.load(std::memory_order_relaxed))
                             std::this_thread::yield();  // another thread reads it
                     }

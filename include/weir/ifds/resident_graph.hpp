@@ -54,12 +54,18 @@ inline void fnv(std::uint64_t& h, const void* p, std::size_t n) {
 }
 } // namespace detail
 
-/// A stable 64-bit hash of every table of a layout (for cache keys).
+/// A stable 64-bit hash of every table of a layout (for cache keys): the
+/// uploaded ones and the per-edge relations (`intra_form::per_edge`).
 inline std::uint64_t layout_hash(const layout& L) {
     std::uint64_t h = 1469598103934665603ull;
     std::uint32_t dims[5] = {L.num_nodes, L.num_procs, L.num_facts, L.num_rows, L.pe_words};
     detail::fnv(h, dims, sizeof dims);
-    for (const auto* t : detail::graph_tables(L)) {
+    const auto uploaded = detail::graph_tables(L);
+    std::vector<const std::vector<std::uint32_t>*> tables(uploaded.begin(), uploaded.end());
+    for (const auto* t : {&L.intra_edge_off, &L.intra_edge_dst, &L.intra_edge_mask_off, &L.intra_edge_mask,
+                          &L.intra_edge_x_off, &L.intra_edge_x_src, &L.intra_edge_x_dst})
+        tables.push_back(t);
+    for (const auto* t : tables) {
         std::uint64_t n = t->size();
         detail::fnv(h, &n, sizeof n);
         if (!t->empty()) detail::fnv(h, t->data(), t->size() * 4);

@@ -345,8 +345,10 @@ public:
         solve_stats stats;                      ///< what the solve did
     };
 
-    /// Solves from the layout's seeds. Fails only with `out_of_memory`: past
-    /// the memory budget, or when the host has no memory left.
+    /// Solves from the layout's seeds. Fails with `out_of_memory` past the
+    /// memory budget or when the host has no memory left, and with
+    /// `invalid_argument` for a layout without its per-row CSR
+    /// (`intra_form::per_edge`).
     vyre::result<output> solve() const { return run(L_->seed_node, L_->seed_fact); }
 
     /// Solves from the given seeds: start nodes and local fact indices of
