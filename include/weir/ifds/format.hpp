@@ -203,6 +203,19 @@ inline keyword classify(std::string_view k) noexcept {
     }
 }
 
+/// The statement kind keyword `w` starts, if it starts one.
+inline std::optional<statement_kind> statement_of(keyword w) noexcept {
+    switch (w) {
+    case keyword::flow: return statement_kind::flow;
+    case keyword::call: return statement_kind::call;
+    case keyword::callflow: return statement_kind::callflow;
+    case keyword::retflow: return statement_kind::retflow;
+    case keyword::ctrflow: return statement_kind::ctrflow;
+    case keyword::seed: return statement_kind::seed;
+    default: return std::nullopt;
+    }
+}
+
 /// How many statements of each kind a text has, read off the first word of
 /// each line (a quick upper-bound estimate for reserving; the scan checks).
 struct statement_counts {
@@ -726,21 +739,19 @@ private:
             report(line, kw, "repeated header: `" + header() + "` must appear once, as the first statement");
             return;
         }
-        switch (classify(kw)) {
+        const keyword w = classify(kw);
+        switch (w) {
         case keyword::ifds:
             report(line, kw, "repeated header: `" + header() + "` must appear once, as the first statement");
             return;
         case keyword::facts: declare_facts(line, c); return;
         case keyword::proc: declare_proc(line, c); return;
         case keyword::node: declare_node(line, c); return;
-        case keyword::flow: k = statement_kind::flow; break;
-        case keyword::call: k = statement_kind::call; break;
-        case keyword::callflow: k = statement_kind::callflow; break;
-        case keyword::retflow: k = statement_kind::retflow; break;
-        case keyword::ctrflow: k = statement_kind::ctrflow; break;
-        case keyword::seed: k = statement_kind::seed; break;
-        case keyword::unknown:
-        default:
+        default: break;
+        }
+        if (const std::optional<statement_kind> sk = statement_of(w)) {
+            k = *sk;
+        } else {
             report(line, kw,
                    "unknown statement " + quote_token(kw) +
                        ": expected one of facts, proc, node, flow, call, callflow, retflow, ctrflow, seed");
@@ -1125,7 +1136,7 @@ private:
                 it.line = n;
                 it.e = ce;
                 it.b = c.p;
-                const std::optional<statement_kind> k = statement_keyword(kw);
+                const std::optional<statement_kind> k = statement_of(classify(kw));
                 if (k) it.kind = *k;
                 it.read = k && rd.read(n, c, *k, it.s);
                 if (!it.read) {
@@ -1136,19 +1147,6 @@ private:
             p = nl ? nl + 1 : ch.end;
         }
         ch.lines = n;
-    }
-
-    /// The statement kind a keyword starts, if it starts one.
-    static std::optional<statement_kind> statement_keyword(std::string_view kw) noexcept {
-        switch (classify(kw)) {
-        case keyword::flow: return statement_kind::flow;
-        case keyword::call: return statement_kind::call;
-        case keyword::callflow: return statement_kind::callflow;
-        case keyword::retflow: return statement_kind::retflow;
-        case keyword::ctrflow: return statement_kind::ctrflow;
-        case keyword::seed: return statement_kind::seed;
-        default: return std::nullopt;
-        }
     }
 
     /// Hands chunk `ch`'s statements (its first line numbered `at.line`) to

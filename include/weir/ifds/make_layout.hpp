@@ -133,6 +133,28 @@ inline std::uint32_t local_index(std::span<const fact_id> set, fact_id g) {
     return static_cast<std::uint32_t>(it - set.begin());
 }
 
+/// The gen and pair terms of `ff` as local (source, target) pairs into
+/// `s.extras`, sorted and without duplicates; terms naming a fact outside
+/// the sorted fact sets `src` (source) or `dst` (target) are left out.
+inline void collect_extras(const flow_function& ff, std::span<const fact_id> src, std::span<const fact_id> dst,
+                           relation_scratch& s) {
+    s.extras.clear();
+    for (fact_id g : ff.gen) {
+        const std::uint32_t t = local_index(dst, g);
+        if (t != no_index) s.extras.emplace_back(0u, t);
+    }
+    for (auto [a, b] : ff.pairs) {
+        const std::uint32_t f = a == zero_fact ? 0u : local_index(src, a);
+        if (f == no_index) continue;
+        const std::uint32_t t = local_index(dst, b);
+        if (t != no_index) s.extras.emplace_back(f, t);
+    }
+    if (s.extras.size() > 1) {
+        std::sort(s.extras.begin(), s.extras.end());
+        s.extras.erase(std::unique(s.extras.begin(), s.extras.end()), s.extras.end());
+    }
+}
+
 /// Compiles flow function `ff` on an edge from a node with sorted fact set
 /// `src` to a node with sorted fact set `dst` into a local relation: for each
 /// source local fact d, the targets `tgt[off[d] .. off[d+1])`, sorted and
@@ -154,21 +176,7 @@ inline void compile_relation(const flow_function& ff, std::span<const fact_id> s
             if (j < dst.size() && dst[j] == g) s.idmap[d] = static_cast<std::uint32_t>(j);
         }
     }
-    s.extras.clear();
-    for (fact_id g : ff.gen) {
-        const std::uint32_t t = local_index(dst, g);
-        if (t != no_index) s.extras.emplace_back(0u, t);
-    }
-    for (auto [a, b] : ff.pairs) {
-        const std::uint32_t f = a == zero_fact ? 0u : local_index(src, a);
-        if (f == no_index) continue;
-        const std::uint32_t t = local_index(dst, b);
-        if (t != no_index) s.extras.emplace_back(f, t);
-    }
-    if (s.extras.size() > 1) {
-        std::sort(s.extras.begin(), s.extras.end());
-        s.extras.erase(std::unique(s.extras.begin(), s.extras.end()), s.extras.end());
-    }
+    collect_extras(ff, src, dst, s);
     off.resize(fs + 1);
     std::size_t e = 0;
     for (std::uint32_t d = 0; d < fs; ++d) {
@@ -208,18 +216,7 @@ inline void compile_edge_relation(const flow_function& ff, std::span<const fact_
             if (const std::uint32_t d = local_index(set, g); d != no_index) m[d / 32] &= ~(1u << (d % 32));
     }
     m[0] |= 1u;  // 0 -> 0
-    s.extras.clear();
-    for (fact_id g : ff.gen)
-        if (const std::uint32_t t = local_index(set, g); t != no_index) s.extras.emplace_back(0u, t);
-    for (auto [a, b] : ff.pairs) {
-        const std::uint32_t f = a == zero_fact ? 0u : local_index(set, a);
-        const std::uint32_t t = f == no_index ? no_index : local_index(set, b);
-        if (t != no_index) s.extras.emplace_back(f, t);
-    }
-    if (s.extras.size() > 1) {
-        std::sort(s.extras.begin(), s.extras.end());
-        s.extras.erase(std::unique(s.extras.begin(), s.extras.end()), s.extras.end());
-    }
+    collect_extras(ff, set, set, s);
     for (auto [f, t] : s.extras) {
         if (f == t) {
             m[f / 32] |= 1u << (f % 32);
