@@ -15,10 +15,14 @@ each with
 
 (the .bc files are kept in the cache and reused while newer than their
 sources and compiled with the same command) and linked by llvm-link-14 into
-CACHE/sqlite.bc. Then, for each analysis (taint with --config libc, uninit)
-and backend, a fresh process
+CACHE/sqlite.bc. Then, for each analysis (taint with --config libc, or the
+file --taint-config names; uninit) and backend, a fresh process
 
     WEIR analyze CACHE/sqlite.bc --analysis A [--config libc] --backend B --format json --stats
+
+(bench/analyze/sqlite_sql_injection.json is a configuration whose sinks SQLite
+does reach: the SQL argument of sqlite3_exec and sqlite3_prepare_v2, with
+argv, getenv and fgets as sources.)
 
 runs under an address-space limit (RLIMIT_AS, --memory-limit, default 8G; not
 applied to --backend cuda, whose driver reserves address space by the GPU's
@@ -29,8 +33,8 @@ RSS (the child's ru_maxrss from wait4), how it ended, the fields of the
 signal, a non-zero exit) is recorded as such, with the tail of its stderr.
 Prints a markdown table and writes a CSV (default bench/out/analyze.csv).
 
-usage: sqlite.py [--weir PATH] [--backends B,B] [--analyses taint,uninit,lca] [--timeout S]
-                 [--memory-limit SIZE] [--cache DIR] [--out DIR] [--csv PATH] [--prepare-only]
+usage: sqlite.py [--weir PATH] [--backends B,B] [--analyses taint,uninit,lca] [--taint-config FILE]
+                 [--timeout S] [--memory-limit SIZE] [--cache DIR] [--out DIR] [--csv PATH] [--prepare-only]
 """
 import argparse
 import base64
@@ -334,6 +338,7 @@ def main():
                                    "with `analyze`)")
     ap.add_argument("--backends", default="cpu", help="comma-separated (tabulation, cpu-ref, cpu, cuda; default cpu)")
     ap.add_argument("--analyses", default="taint,uninit")
+    ap.add_argument("--taint-config", default="libc", help="taint's --config (default libc)")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per run (default 600)")
     ap.add_argument("--memory-limit", type=parse_size, default=parse_size("8G"),
                     help="address-space limit per run (RLIMIT_AS; default 8G; 0: none)")
@@ -369,7 +374,7 @@ def main():
     rows = []
     for an in analyses:
         for b in backends:
-            cmd = [weir, "analyze", bc, "--analysis", an] + (["--config", "libc"] if an == "taint" else []) + \
+            cmd = [weir, "analyze", bc, "--analysis", an] + (["--config", a.taint_config] if an == "taint" else []) + \
                   ["--backend", b, "--format", "json", "--stats"]
             limit = 0 if b == "cuda" else a.memory_limit
             log(f"{an} / {b}: {shlex.join(rel(x) if os.path.isabs(x) else x for x in cmd)}")

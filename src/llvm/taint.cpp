@@ -207,47 +207,59 @@ void taint_analysis::call_to_return_flow(analysis_context& cx, const L::CallBase
     detail::call_to_return(cx, c, [&](object_id o) { return relevant(o); }, [&](flow& f) { external_call(cx, c, f); }, out);
 }
 
-std::vector<finding> taint_analysis::findings(analysis_context& cx, const ifds_result& r) const {
-    std::vector<finding> out;
-    const points_to& pts = cx.pointers();
+template <class Visit>
+void taint_analysis::for_each_sink_argument(Visit&& visit) const {
     for (std::uint32_t n = 0; n < prog_->nodes().size(); ++n) {
         const icfg_node& node = prog_->nodes()[n];
         if (node.role != node_role::instruction) continue;
         const auto* c = L::dyn_cast<L::CallBase>(node.inst);
-        if (!c || !r.reached(n)) continue;
-        for (const L::Function* t : pts.callees(*c)) {
-            const function_tags* tags = tags_of(*t);
-            if (!tags) continue;
-            for (unsigned k : tagged_args(tags->sink_params, tags->all_params_sink, -1, c->arg_size())) {
-                const L::Value* a = c->getArgOperand(k);
-                std::optional<fact_id> why;
-                if (auto f = cx.facts().find_value(a); f && r.holds(n, *f)) why = *f;
-                if (!why)
-                    for (object_id o : pts.pointees(a))
-                        if (auto f = cx.facts().find_object(o); f && r.holds(n, *f)) {
-                            why = *f;
-                            break;
-                        }
-                if (!why) continue;
-                // One finding per call and argument (several tagged targets may
-                // name the same one). Nodes are visited in order, so this
-                // node's findings are the last ones: look only at those.
-                bool reported = false;
-                for (auto it = out.rbegin(); it != out.rend() && it->node == n; ++it) reported |= it->argument == int(k);
-                if (reported) continue;
-                finding fd;
-                fd.rule = "taint";
-                fd.where = location_of(*c);
-                fd.display_name = demangle(c->getFunction()->getName());
-                fd.callee = t->getName().str();
-                fd.argument = static_cast<int>(k);
-                fd.message = "tainted value reaches argument " + std::to_string(k) + " of " + short_function_name(t->getName());
-                fd.node = n;
-                fd.fact = *why;
-                out.push_back(std::move(fd));
-            }
-        }
+        if (!c) continue;
+        for (const L::Function* t : prog_->pointers().callees(*c))
+            if (const function_tags* tags = tags_of(*t))
+                for (unsigned k : tagged_args(tags->sink_params, tags->all_params_sink, -1, c->arg_size()))
+                    visit(n, *c, *t, k, c->getArgOperand(k));
     }
+}
+
+void taint_analysis::demanded_facts(const fact_table& facts, std::vector<fact_id>& out) const {
+    const points_to& pts = prog_->pointers();
+    for_each_sink_argument([&](std::uint32_t, const L::CallBase&, const L::Function&, unsigned, const L::Value* a) {
+        if (auto f = facts.find_value(a)) out.push_back(*f);
+        for (object_id o : pts.pointees(a))
+            if (auto f = facts.find_object(o)) out.push_back(*f);
+    });
+}
+
+std::vector<finding> taint_analysis::findings(analysis_context& cx, const ifds_result& r) const {
+    std::vector<finding> out;
+    const points_to& pts = cx.pointers();
+    for_each_sink_argument([&](std::uint32_t n, const L::CallBase& c, const L::Function& t, unsigned k, const L::Value* a) {
+        if (!r.reached(n)) return;
+        std::optional<fact_id> why;
+        if (auto f = cx.facts().find_value(a); f && r.holds(n, *f)) why = *f;
+        if (!why)
+            for (object_id o : pts.pointees(a))
+                if (auto f = cx.facts().find_object(o); f && r.holds(n, *f)) {
+                    why = *f;
+                    break;
+                }
+        if (!why) return;
+        // One finding per call and argument (several tagged targets may
+        // name the same one). Nodes are visited in order, so this
+        // node's findings are the last ones: look only at those.
+        for (auto it = out.rbegin(); it != out.rend() && it->node == n; ++it)
+            if (it->argument == int(k)) return;
+        finding fd;
+        fd.rule = "taint";
+        fd.where = location_of(c);
+        fd.display_name = demangle(c.getFunction()->getName());
+        fd.callee = t.getName().str();
+        fd.argument = static_cast<int>(k);
+        fd.message = "tainted value reaches argument " + std::to_string(k) + " of " + short_function_name(t.getName());
+        fd.node = n;
+        fd.fact = *why;
+        out.push_back(std::move(fd));
+    });
     return out;
 }
 

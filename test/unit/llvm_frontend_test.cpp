@@ -13,8 +13,10 @@
 
 #include <weir/ifds/tabulation_solver.hpp>
 #include <weir/llvm/analyze.hpp>
+#include <weir/llvm/compile.hpp>
 #include <weir/llvm/module_loader.hpp>
 #include <weir/llvm/program.hpp>
+#include <weir/llvm/taint.hpp>
 #include <weir/llvm/taint_config.hpp>
 
 using namespace weir::llvm;
@@ -189,4 +191,28 @@ TEST_CASE("a session finds taint through an indirect call, on the tabulation sol
     bad_entry.entries = {"nope"};
     CHECK_THROWS_AS(analysis_session(*m, bad_name), std::invalid_argument);
     CHECK_THROWS_AS(analysis_session(*m, bad_entry), input_error);
+}
+
+TEST_CASE("taint keeps only the facts that can lead to a sink's argument", "[llvm][prune]") {
+    ::llvm::LLVMContext ctx;
+    auto m = parse_module(indirect_ir, "indirect.ll", ctx);
+    program prog(*m, {});
+    // Terms that make facts hold anywhere: gens, pairs, seeds of facts other than the zero fact.
+    auto terms = [](const weir::ifds::problem& pb) {
+        std::size_t n = 0;
+        auto count = [&](const weir::ifds::flow_function& f) { n += f.gen.size() + f.pairs.size(); };
+        for (const auto& e : pb.flows) count(e.ff);
+        for (const auto& c : pb.calls) count(c.callflow), count(c.retflow);
+        for (const auto& [site, f] : pb.ctrflows) count(f);
+        for (const auto& s : pb.seeds) n += s.fact != weir::ifds::zero_fact;
+        return n;
+    };
+    taint_analysis with_sink(prog, default_taint_config());
+    const compiled_problem a = compile_problem(prog, with_sink);
+    CHECK(terms(a.problem) > 0);
+    // The same sources, no sink: nothing can lead to a finding, so nothing is left to hold.
+    taint_analysis no_sink(prog, parse_taint_config(R"({"functions": [{"name": "source", "ret": "source"}]})", "c.json"));
+    const compiled_problem b = compile_problem(prog, no_sink);
+    CHECK(b.facts.size() > 0);
+    CHECK(terms(b.problem) == 0);
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <weir/ifds/builder.hpp>
+#include <weir/ifds/prune_facts.hpp>
 #include <weir/ide/problem.hpp>
 #include <weir/llvm/analysis.hpp>
 #include <weir/llvm/ide_analysis.hpp>
@@ -171,7 +172,11 @@ weir::ifds::problem compile_into(const program& prog, A& a, fact_table& facts, R
 
 } // namespace detail
 
-/// Compiles analysis `a` over `prog` into a weir problem. Throws
+/// Compiles analysis `a` over `prog` into a weir problem. When the analysis
+/// has `void demanded_facts(const fact_table&, std::vector<fact_id>&) const`
+/// (the facts its findings read), the facts that cannot lead to those are
+/// pruned (`weir::ifds::prune_to_demand`): they hold nowhere, and every
+/// other fact's result is unchanged. Throws
 /// `std::logic_error` if the result is not a well-formed problem (a bug in
 /// the analysis or here, never bad input).
 template <ifds_analysis A>
@@ -185,6 +190,13 @@ compiled_problem compile_problem(const program& prog, A& a) {
         for (const seed_fact& s : seeds) out_seeds.emplace_back(s.function, s.fact);
         return out_seeds;
     });
+    // An analysis that reads its result only for some facts (`demanded_facts`)
+    // needs only the facts that can lead to them.
+    if constexpr (requires(const A& x, const fact_table& t, std::vector<fact_id>& v) { x.demanded_facts(t, v); }) {
+        std::vector<fact_id> demanded;
+        a.demanded_facts(out.facts, demanded);
+        weir::ifds::prune_to_demand(out.problem, demanded);
+    }
     return out;
 }
 

@@ -34,6 +34,11 @@ public:
     /// Everything the callees cannot reach goes around the call.
     void call_to_return_flow(analysis_context& cx, const ::llvm::CallBase& c, flow& out);
 
+    /// The facts `findings` reads: the sink arguments' value facts and the
+    /// facts of the objects they may point to (`compile_problem` prunes the
+    /// facts that cannot lead to them, `weir::ifds::prune_to_demand`).
+    void demanded_facts(const fact_table& facts, std::vector<fact_id>& out) const;
+
     /// One finding per sink call and tainted argument (`sources`/`trace`
     /// are filled by the caller from witnesses).
     std::vector<finding> findings(analysis_context& cx, const ifds_result& r) const;
@@ -45,6 +50,11 @@ private:
     void external_call(analysis_context& cx, const ::llvm::CallBase& c, flow& out);
     /// Objects whose taint can matter (written by something that may carry taint).
     bool relevant(object_id o) const { return o < relevant_.size() && relevant_[o]; }
+    /// Calls `visit(node, call, callee, k, argument)` for every argument k
+    /// that a sink tag names, of every call node and callee with tags, in
+    /// node order.
+    template <class Visit>
+    void for_each_sink_argument(Visit&& visit) const;  // (taint.cpp)
 
     const program* prog_;
     taint_config config_;
