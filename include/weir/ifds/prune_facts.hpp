@@ -60,7 +60,10 @@ inline std::vector<char> facts_leading_to(const problem& pb, std::span<const fac
 
 /// Removes from `pb` every fact that cannot lead to one of `demanded` (see
 /// the file comment): its gens, the pairs into it, its kills and its seeds.
-/// Returns the number of facts pruned (the zero fact is never pruned).
+/// Returns the number of facts pruned (the zero fact is never pruned). When
+/// every seed is pruned (no zero-fact seed, and no seeded fact leads to a
+/// demanded one) `pb.seeds` ends empty: nothing demanded can hold anywhere,
+/// and the problem is no longer one the builder or the loader accepts.
 inline std::size_t prune_to_demand(problem& pb, std::span<const fact_id> demanded) {
     const std::vector<char> keep = facts_leading_to(pb, demanded);
     auto kept = [&](fact_id f) { return f < keep.size() && keep[f]; };
