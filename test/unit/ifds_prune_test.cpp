@@ -6,23 +6,14 @@
 #include <random>
 #include <vector>
 
-#include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/prune_facts.hpp>
-#include <weir/ifds/solution.hpp>
-#include <weir/ifds/tabulation_solver.hpp>
 
 #include "support/brute_force.hpp"
 #include "support/ifds_gen.hpp"
+#include "support/tabulate.hpp"
 
 using namespace weir::ifds;
 using weir::test::mini_problem;
-
-namespace {
-solution tab_solve(const problem& pb) {
-    const layout L = make_layout(pb);
-    return extract_solution(L, tabulation_solver(L).solve().value().path_edges);
-}
-} // namespace
 
 TEST_CASE("prune_to_demand: what leads to the demanded fact stays, through calls too", "[ifds][prune]") {
     mini_problem m;
@@ -39,11 +30,11 @@ TEST_CASE("prune_to_demand: what leads to the demanded fact stays, through calls
         .flow("r1", "me", "id")
         .seed("ms", "0");
     problem pb = m.get();
-    const solution before = tab_solve(pb);
+    const solution before = weir::test::tabulate(pb);
     const std::vector<fact_id> demanded{2};  // b: a leads to it, through f and back too (p)
     CHECK(facts_leading_to(pb, demanded) == std::vector<char>{1, 1, 1, 0, 0, 1});
     CHECK(prune_to_demand(pb, demanded) == 2);  // c and d
-    const solution after = tab_solve(pb);
+    const solution after = weir::test::tabulate(pb);
     CHECK(before.holds(4, 3));  // c held at n1 (node 4) before
     for (node_id n = 0; n < pb.nodes.size(); ++n)
         for (fact_id f : {0u, 1u, 2u, 5u}) CHECK(before.holds(n, f) == after.holds(n, f));
@@ -60,11 +51,11 @@ TEST_CASE("prune_to_demand: the kept facts' result is unchanged on random proble
         const std::uint32_t nd = 1 + static_cast<std::uint32_t>(rng() % 3);
         for (std::uint32_t i = 0; i < nd; ++i) demanded.push_back(1 + static_cast<fact_id>(rng() % (pb.fact_count() - 1)));
         INFO("seed " << seed);
-        const solution before = tab_solve(pb);
+        const solution before = weir::test::tabulate(pb);
         const std::vector<char> keep = facts_leading_to(pb, demanded);
         for (fact_id d : demanded) REQUIRE(keep[d]);
         pruned_total += prune_to_demand(pb, demanded);
-        const solution after = tab_solve(pb);
+        const solution after = weir::test::tabulate(pb);
         REQUIRE(after == weir::test::brute_force_solve(pb));  // still a well-formed problem the reference agrees on
         for (node_id n = 0; n < pb.nodes.size(); ++n)
             for (fact_id f = 0; f < pb.fact_count(); ++f) {

@@ -16,21 +16,16 @@
 
 #include "support/brute_force.hpp"
 #include "support/ifds_gen.hpp"
+#include "support/tabulate.hpp"
 
 using namespace weir::ifds;
 using weir::test::mini_problem;
 
 namespace {
 
-solution tab_solve(const problem& pb) {
-    const layout L = make_layout(pb);
-    const tabulation_solver ts(L);
-    return extract_solution(L, ts.solve().value().path_edges);
-}
-
 /// Solves with the tabulation, checks against brute force, returns the text.
 std::string solve_text(const problem& pb) {
-    const solution s = tab_solve(pb);
+    const solution s = weir::test::tabulate(pb);
     const solution b = weir::test::brute_force_solve(pb);
     CHECK(format_solution(pb, s) == format_solution(pb, b));
     return format_solution(pb, s);
@@ -281,7 +276,7 @@ TEST_CASE("tabulation: format_solution_json", "[ifds][solution]") {
     mini_problem m;
     m.facts({"a"}).proc("main", "s", "e").flow("s", "e", "id gen:a").seed("s", "0");
     const problem& pb = m.get();
-    const solution s = tab_solve(pb);
+    const solution s = weir::test::tabulate(pb);
     CHECK(format_solution_json(pb, s) == "{\"s\":[\"0\"],\"e\":[\"0\",\"a\"]}\n");
     CHECK(s.holds(m.n("e"), m.f("a")));
     CHECK_FALSE(s.holds(m.n("s"), m.f("a")));
@@ -306,7 +301,7 @@ TEST_CASE("tabulation equals brute force on random problems", "[ifds][tabulation
         if (seed % 4 == 3) o.p_missing = 0.9;
         o.seeds = 1 + static_cast<std::uint32_t>(seed % 3);
         const problem pb = weir::test::random_problem(seed, o);
-        const solution s = tab_solve(pb);
+        const solution s = weir::test::tabulate(pb);
         const solution b = weir::test::brute_force_solve(pb);
         INFO("seed " << seed);
         REQUIRE(format_solution(pb, s) == format_solution(pb, b));

@@ -11,9 +11,7 @@
 
 #include <llvm/IR/LLVMContext.h>
 
-#include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/prune_facts.hpp>
-#include <weir/ifds/solution.hpp>
 #include <weir/ifds/tabulation_solver.hpp>
 #include <weir/llvm/analyze.hpp>
 #include <weir/llvm/compile.hpp>
@@ -21,6 +19,8 @@
 #include <weir/llvm/program.hpp>
 #include <weir/llvm/taint.hpp>
 #include <weir/llvm/taint_config.hpp>
+
+#include "support/tabulate.hpp"
 
 using namespace weir::llvm;
 
@@ -237,11 +237,6 @@ struct unpruned_taint {
     }
     void call_to_return_flow(analysis_context& cx, const ::llvm::CallBase& c, flow& out) { a->call_to_return_flow(cx, c, out); }
 };
-
-weir::ifds::solution tabulate(const weir::ifds::problem& pb) {
-    const auto L = weir::ifds::make_layout(pb);
-    return weir::ifds::extract_solution(L, weir::ifds::tabulation_solver(L).solve().value().path_edges);
-}
 } // namespace
 
 TEST_CASE("taint keeps only the facts that can lead to a sink's argument", "[llvm][prune]") {
@@ -256,7 +251,7 @@ TEST_CASE("taint keeps only the facts that can lead to a sink's argument", "[llv
         std::vector<weir::ifds::fact_id> demanded;
         pruned_taint.demanded_facts(pruned.facts, demanded);
         const std::vector<char> keep = weir::ifds::facts_leading_to(all.problem, demanded);
-        const auto a = tabulate(pruned.problem), b = tabulate(all.problem);
+        const auto a = weir::test::tabulate(pruned.problem), b = weir::test::tabulate(all.problem);
         std::size_t demanded_holding = 0, pruned_holding_before = 0;
         for (weir::ifds::node_id n = 0; n < all.problem.nodes.size(); ++n)
             for (weir::ifds::fact_id f = 0; f < all.problem.fact_count(); ++f) {
@@ -275,7 +270,7 @@ TEST_CASE("taint keeps only the facts that can lead to a sink's argument", "[llv
     taint_analysis no_sink(prog, parse_taint_config(R"({"functions": [{"name": "source", "ret": "source"}]})", "c.json"));
     const compiled_problem c = compile_problem(prog, no_sink);
     CHECK(c.facts.size() > 0);
-    const auto s = tabulate(c.problem);
+    const auto s = weir::test::tabulate(c.problem);
     for (weir::ifds::node_id n = 0; n < c.problem.nodes.size(); ++n)
         for (weir::ifds::fact_id f = 1; f < c.problem.fact_count(); ++f) CHECK_FALSE(s.holds(n, f));
     // and the session finds the taint that reaches `sink` through `b`

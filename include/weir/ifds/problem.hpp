@@ -6,9 +6,11 @@
 /// layout (`weir::ifds::layout`) is derived from it.
 
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -126,6 +128,17 @@ struct problem {
     /// canonical forms: the loader and `problem_builder` sort their lists).
     bool operator==(const problem&) const = default;
 };
+
+/// Calls `visit(ff)` for every flow function of `pb`: its flow edges', its
+/// call edges' callflow and retflow, and its call-to-return functions (`P`
+/// is `problem` or `const problem`; `ff` is a reference into it).
+template <class P, class Visit>
+    requires std::same_as<std::remove_const_t<P>, problem>
+void for_each_flow_function(P& pb, Visit&& visit) {
+    for (auto& e : pb.flows) visit(e.ff);
+    for (auto& c : pb.calls) visit(c.callflow), visit(c.retflow);
+    for (auto& [site, ff] : pb.ctrflows) visit(ff);
+}
 
 /// Frees `pb`'s flow functions, call edges and seeds, keeping what names
 /// things (facts, procedures, nodes): enough to print a result or a witness

@@ -25,12 +25,7 @@ inline std::vector<char> facts_leading_to(const problem& pb, std::span<const fac
     const std::uint32_t nf = pb.fact_count();
     // The pairs reversed, as a CSR over their targets.
     std::vector<std::uint64_t> off(std::size_t{nf} + 1, 0);
-    auto each_function = [&](auto&& visit) {
-        for (const flow_edge& e : pb.flows) visit(e.ff);
-        for (const call_edge& c : pb.calls) visit(c.callflow), visit(c.retflow);
-        for (const auto& [site, ff] : pb.ctrflows) visit(ff);
-    };
-    each_function([&](const flow_function& f) {
+    for_each_flow_function(pb, [&](const flow_function& f) {
         for (const auto& [a, b] : f.pairs)
             if (a != b && b < nf) ++off[b + 1];
     });
@@ -38,7 +33,7 @@ inline std::vector<char> facts_leading_to(const problem& pb, std::span<const fac
     std::vector<fact_id> from(off[nf]);
     {
         std::vector<std::uint64_t> at(off.begin(), off.end() - 1);
-        each_function([&](const flow_function& f) {
+        for_each_flow_function(pb, [&](const flow_function& f) {
             for (const auto& [a, b] : f.pairs)
                 if (a != b && b < nf) from[at[b]++] = a;
         });
@@ -67,14 +62,11 @@ inline std::vector<char> facts_leading_to(const problem& pb, std::span<const fac
 inline std::size_t prune_to_demand(problem& pb, std::span<const fact_id> demanded) {
     const std::vector<char> keep = facts_leading_to(pb, demanded);
     auto kept = [&](fact_id f) { return f < keep.size() && keep[f]; };
-    auto prune = [&](flow_function& f) {
+    for_each_flow_function(pb, [&](flow_function& f) {
         std::erase_if(f.gen, [&](fact_id g) { return !kept(g); });
         std::erase_if(f.kill, [&](fact_id k) { return !kept(k); });
         std::erase_if(f.pairs, [&](const std::pair<fact_id, fact_id>& p) { return !kept(p.second); });
-    };
-    for (flow_edge& e : pb.flows) prune(e.ff);
-    for (call_edge& c : pb.calls) prune(c.callflow), prune(c.retflow);
-    for (auto& [site, ff] : pb.ctrflows) prune(ff);
+    });
     std::erase_if(pb.seeds, [&](const seed& s) { return !kept(s.fact); });
     std::size_t pruned = 0;
     for (char k : keep) pruned += k ? 0 : 1;
