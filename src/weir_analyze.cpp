@@ -236,6 +236,13 @@ int cmd_analyze(int argc, char** argv) {
         bar.done();
         std::cerr << "weir: " << e.what() << "\n";
         return exit_invalid;
+    } catch (const vyre::backend_error& e) {  // witnesses past memory
+        bar.done();
+        return solver_failed(e);
+    } catch (const std::bad_alloc&) {
+        bar.done();
+        std::cerr << "weir: out of memory (analysis " << opt.analysis << ")\n";
+        return exit_memory;
     }
     if (format == "json") weir::llvm::write_json(std::cout, analysis, findings, sizes);
     else if (format == "sarif") weir::llvm::write_sarif(std::cout, analysis, findings);

@@ -47,9 +47,9 @@ namespace {
 using namespace weir::ifds;
 
 constexpr int exit_no_path = 1;
-constexpr int exit_invalid = 2;
-constexpr int exit_memory = 3;
-constexpr int exit_no_device = 4;  ///< the backend's device is missing or lost (e.g. --backend cuda without a GPU)
+using weir_cli::exit_invalid;
+using weir_cli::exit_memory;
+using weir_cli::exit_no_device;
 /// Input files from this size on are solved with the heap in huge pages (`vyre::use_huge_page_heap`).
 constexpr std::uintmax_t huge_heap_min_bytes = std::uintmax_t{1} << 20;
 

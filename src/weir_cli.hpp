@@ -19,6 +19,7 @@ namespace weir_cli {
 /// Exit statuses (both commands).
 inline constexpr int exit_findings = 1;   ///< analyze --fail-on-findings found something
 inline constexpr int exit_invalid = 2;    ///< bad input or usage
+inline constexpr int exit_memory = 3;     ///< out of memory (or past --memory-budget)
 inline constexpr int exit_no_device = 4;  ///< the backend's device is missing or lost
 
 /// Seconds from `t` to now (the phase times of `--stats`).

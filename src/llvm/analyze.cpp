@@ -8,7 +8,7 @@
 #include <variant>
 
 #include <weir/ifds/make_layout.hpp>
-#include <weir/ifds/witness.hpp>
+#include <weir/ifds/targeted_witnesses.hpp>
 #include <weir/llvm/compile.hpp>
 #include <weir/llvm/program.hpp>
 #include <weir/llvm/result.hpp>
@@ -34,7 +34,7 @@ struct analysis_session::impl {
     analysis_stats stats;
 
     /// Sources (taint) and the trace of a finding from a witness path.
-    void explain(const weir::ifds::witness_builder& wb, finding& f) const {
+    void explain(const weir::ifds::targeted_witnesses& wb, finding& f) const {
         auto path = wb.witness(f.node, f.fact);
         if (!path) return;
         const auto& nodes = prog->nodes();
@@ -117,9 +117,13 @@ std::vector<finding> analysis_session::findings(std::vector<std::uint32_t> bits)
         },
         d_->analysis);
     if (!out.empty() && (d_->opt.analysis == "taint" || d_->opt.witness)) {
-        // Sources and traces come from the recording tabulation's witnesses.
-        weir::ifds::witness_builder wb(d_->L);
-        for (finding& f : out) d_->explain(wb, f);
+        // Sources and traces come from witnesses of the findings' path
+        // edges, recorded for them alone (not the whole solve's).
+        std::vector<std::pair<weir::ifds::node_id, weir::ifds::fact_id>> targets;
+        for (const finding& f : out) targets.emplace_back(f.node, f.fact);
+        auto wb = weir::ifds::targeted_witnesses::create(d_->L, r.bits(), targets);
+        if (!wb) throw wb.error();
+        for (finding& f : out) d_->explain(*wb, f);
     }
     sort_findings(out);
     d_->times.report = since(t);

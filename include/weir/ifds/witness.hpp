@@ -28,6 +28,101 @@ namespace weir::ifds {
 /// A witness path: exploded-supergraph vertices (node, global fact), seed first.
 using witness_path = std::vector<std::pair<node_id, fact_id>>;
 
+namespace detail {
+
+/// (path-edge bit, record id) of every record, sorted by bit.
+inline std::vector<std::pair<std::uint64_t, std::uint32_t>> record_index(const layout& L, std::span<const pe_record> rec) {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> index(rec.size());
+    for (std::uint32_t i = 0; i < rec.size(); ++i) index[i] = {row_start(L, rec[i].n, rec[i].c) + rec[i].d, i};
+    std::sort(index.begin(), index.end());
+    return index;
+}
+
+/// The earliest record of (n, global_fact) in a context c of n's procedure
+/// that `usable(c)` accepts, or ~0u (n or the fact unknown, or no record).
+template <class Usable>
+std::uint32_t first_record_of(const layout& L, std::span<const std::pair<std::uint64_t, std::uint32_t>> index, node_id n,
+                              fact_id global_fact, Usable&& usable) {
+    if (n >= L.num_nodes) return ~0u;
+    const std::uint32_t p = L.node_proc[n];
+    const std::span<const fact_id> set(L.proc_facts.data() + L.proc_fact_off[p], L.fact_count(p));
+    auto it = std::lower_bound(set.begin(), set.end(), global_fact);
+    if (it == set.end() || *it != global_fact) return ~0u;
+    const std::uint32_t d = static_cast<std::uint32_t>(it - set.begin());
+    std::uint32_t best = ~0u;
+    for (std::uint32_t c = 0; c < L.node_fact_count[n]; ++c) {
+        if (!usable(c)) continue;
+        const std::uint64_t b = row_start(L, n, c) + d;
+        auto jt = std::lower_bound(index.begin(), index.end(), std::pair<std::uint64_t, std::uint32_t>(b, 0));
+        if (jt != index.end() && jt->first == b) best = std::min(best, jt->second);
+    }
+    return best;
+}
+
+/// The path of record `rid`, fully expanded: seed ... the self-loop of its
+/// context (the prefix, through the `call` records' caller path edges), then
+/// its same-level path (through `intra` and `ret` records). `ctx_rid[
+/// proc_fact_off[p] + c]` is the record of context (p, c)'s self-loop. The
+/// records must form a DAG (predecessors recorded before what they derive);
+/// an explicit stack, so long paths cannot overflow the call stack.
+inline witness_path expand_witness(const layout& L, std::span<const pe_record> rec, std::span<const std::uint32_t> ctx_rid,
+                                   std::uint32_t rid) {
+    enum class action : std::uint32_t { prefix, same_level, emit };
+    struct task {
+        action a;
+        std::uint32_t x, y;  ///< prefix/same_level: record id; emit: node, local fact
+    };
+    auto context_of = [&](std::uint32_t r) { return ctx_rid[L.proc_fact_off[L.node_proc[rec[r].n]] + rec[r].c]; };
+    witness_path out;
+    std::vector<task> st;
+    st.push_back({action::same_level, rid, 0});
+    st.push_back({action::prefix, context_of(rid), 0});
+    while (!st.empty()) {
+        const task t = st.back();
+        st.pop_back();
+        switch (t.a) {
+        case action::emit:
+            out.emplace_back(t.x, L.global_fact(L.node_proc[t.x], t.y));
+            break;
+        case action::prefix: {
+            // Seed ... (s_p, c), for the self-loop record t.x.
+            const pe_record& r = rec[t.x];
+            st.push_back({action::emit, r.n, r.d});
+            if (r.kind != pe_origin::seed) {  // call from caller path edge r.pred
+                st.push_back({action::same_level, r.pred, 0});
+                st.push_back({action::prefix, context_of(r.pred), 0});
+            }
+            break;
+        }
+        case action::same_level: {
+            // The same-level path of record t.x, without its first vertex.
+            const pe_record& r = rec[t.x];
+            switch (r.kind) {
+            case pe_origin::seed:
+            case pe_origin::call: break;
+            case pe_origin::intra:
+                st.push_back({action::emit, r.n, r.d});
+                st.push_back({action::same_level, r.pred, 0});
+                break;
+            case pe_origin::ret: {
+                const pe_record& ex = rec[r.pred2];  // <s_q, d3> -> <exit_q, d4>
+                const std::uint32_t q = L.ce_callee[r.ce];
+                st.push_back({action::emit, r.n, r.d});
+                st.push_back({action::same_level, r.pred2, 0});
+                st.push_back({action::emit, L.proc_start[q], ex.c});
+                st.push_back({action::same_level, r.pred, 0});
+                break;
+            }
+            }
+            break;
+        }
+        }
+    }
+    return out;
+}
+
+} // namespace detail
+
 /// Builds witnesses for one layout and its seeds. Construction runs the
 /// recording tabulation once; each `witness` call then only walks records.
 /// The layout must outlive the builder.
@@ -51,11 +146,7 @@ public:
 private:
     witness_builder(const layout& L, std::uint64_t memory_budget) : L_(&L), eng_(L, memory_budget) {
         eng_.run(L.seed_node, L.seed_fact);
-        // Index: path-edge bit -> record id, sorted by bit.
-        const auto& rec = eng_.records;
-        index_.resize(rec.size());
-        for (std::uint32_t i = 0; i < rec.size(); ++i) index_[i] = {bit_of(rec[i].n, rec[i].c, rec[i].d), i};
-        std::sort(index_.begin(), index_.end());
+        index_ = detail::record_index(L, eng_.records);
     }
 
 public:
@@ -67,99 +158,15 @@ public:
     /// A realizable path from a seed to (n, global_fact), fully expanded, or
     /// nullopt when the fact does not hold at n (or n / the fact is unknown).
     std::optional<witness_path> witness(node_id n, fact_id global_fact) const {
-        const layout& L = *L_;
-        if (n >= L.num_nodes) return std::nullopt;
-        const std::uint32_t p = L.node_proc[n];
-        const std::span<const fact_id> set(L.proc_facts.data() + L.proc_fact_off[p], L.fact_count(p));
-        auto it = std::lower_bound(set.begin(), set.end(), global_fact);
-        if (it == set.end() || *it != global_fact) return std::nullopt;
-        const std::uint32_t d = static_cast<std::uint32_t>(it - set.begin());
-        const std::uint32_t F = L.node_fact_count[n];
-        std::uint32_t best = ~0u;
-        for (std::uint32_t c = 0; c < F; ++c) {
-            const std::uint64_t b = bit_of(n, c, d);
-            if (!(eng_.pe[b >> 5] & (1u << (b & 31)))) continue;
-            auto jt = std::lower_bound(index_.begin(), index_.end(), std::pair<std::uint64_t, std::uint32_t>(b, 0));
-            if (jt != index_.end() && jt->first == b) best = std::min(best, jt->second);
-        }
-        if (best == ~0u) return std::nullopt;
-        return expand(best);
+        const std::uint32_t rid = detail::first_record_of(*L_, index_, n, global_fact, [](std::uint32_t) { return true; });
+        if (rid == ~0u) return std::nullopt;
+        return detail::expand_witness(*L_, eng_.records, eng_.ctx_rid, rid);
     }
 
 private:
-    enum class action : std::uint32_t { prefix, same_level, emit };
-    struct task {
-        action a;
-        std::uint32_t x, y;  ///< prefix/same_level: record id; emit: node, local fact
-    };
-
-    std::uint64_t bit_of(std::uint32_t n, std::uint32_t c, std::uint32_t d) const {
-        return std::uint64_t{L_->pe_word[n]} * 32 + std::uint64_t{c} * L_->node_fact_count[n] + d;
-    }
-    /// Record id of the self-loop of the context of path edge `rid`.
-    std::uint32_t context_of(std::uint32_t rid) const {
-        const auto& r = eng_.records[rid];
-        return eng_.ctx_rid[L_->proc_fact_off[L_->node_proc[r.n]] + r.c];
-    }
-
-    /// Path: seed ... context self-loop vertex (prefix), then the same-level
-    /// path of the path edge without its first vertex.
-    witness_path expand(std::uint32_t rid) const {
-        const layout& L = *L_;
-        const auto& rec = eng_.records;
-        witness_path out;
-        std::vector<task> st;
-        st.push_back({action::same_level, rid, 0});
-        st.push_back({action::prefix, context_of(rid), 0});
-        while (!st.empty()) {
-            const task t = st.back();
-            st.pop_back();
-            switch (t.a) {
-            case action::emit:
-                out.emplace_back(t.x, L.global_fact(L.node_proc[t.x], t.y));
-                break;
-            case action::prefix: {
-                // Seed ... (s_p, c), for the self-loop record t.x.
-                const detail::pe_record& r = rec[t.x];
-                if (r.kind == detail::pe_origin::seed) {
-                    st.push_back({action::emit, r.n, r.d});
-                } else {  // call from caller path edge r.pred
-                    st.push_back({action::emit, r.n, r.d});
-                    st.push_back({action::same_level, r.pred, 0});
-                    st.push_back({action::prefix, context_of(r.pred), 0});
-                }
-                break;
-            }
-            case action::same_level: {
-                // The same-level path of record t.x, without its first vertex.
-                const detail::pe_record& r = rec[t.x];
-                switch (r.kind) {
-                case detail::pe_origin::seed:
-                case detail::pe_origin::call: break;
-                case detail::pe_origin::intra:
-                    st.push_back({action::emit, r.n, r.d});
-                    st.push_back({action::same_level, r.pred, 0});
-                    break;
-                case detail::pe_origin::ret: {
-                    const detail::pe_record& ex = rec[r.pred2];  // <s_q, d3> -> <exit_q, d4>
-                    const std::uint32_t q = L.ce_callee[r.ce];
-                    st.push_back({action::emit, r.n, r.d});
-                    st.push_back({action::same_level, r.pred2, 0});
-                    st.push_back({action::emit, L.proc_start[q], ex.c});
-                    st.push_back({action::same_level, r.pred, 0});
-                    break;
-                }
-                }
-                break;
-            }
-            }
-        }
-        return out;
-    }
-
     const layout* L_;
     detail::tabulation_engine<true> eng_;
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> index_;
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> index_;  ///< (path-edge bit, record id), by bit
 };
 
 /// Text form of a witness: one `NODE FACT` line per vertex.

@@ -60,7 +60,10 @@ public:
     /// The weir problem (names: `p<procedure>`, `n<node>`, `f<fact>`).
     const weir::ifds::problem& problem() const;
     /// The findings for the path-edge bits a solver returned for `layout()`,
-    /// sorted, with their sources (taint) and traces (with `witness`).
+    /// sorted, with their sources (taint) and traces (with `witness`), from
+    /// witnesses recorded for the findings alone
+    /// (`weir::ifds::targeted_witnesses`). Throws `vyre::backend_error` when
+    /// those witnesses run out of memory or the bits are not a solve's.
     std::vector<finding> findings(std::vector<std::uint32_t> path_edge_bits);
     /// Sizes for the output's `stats`.
     analysis_stats stats() const;

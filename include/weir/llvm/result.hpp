@@ -45,6 +45,8 @@ public:
     }
     /// The layout.
     const weir::ifds::layout& layout() const { return *L_; }
+    /// The path-edge bits (the layout's encoding).
+    std::span<const std::uint32_t> bits() const { return bits_; }
 
 private:
     const weir::ifds::layout* L_;

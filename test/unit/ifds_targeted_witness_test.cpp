@@ -1,0 +1,164 @@
+// Targeted witnesses (weir/ifds/targeted_witnesses.hpp): on many random
+// problems, every holding (node, fact) asked for gets a path that the
+// independent checker accepts, alone or with every other target at once;
+// facts that do not hold get none; and the builder records fewer path edges
+// than the whole solve. Plus the long chain, the budget and bits that no
+// solve gives.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <weir/ifds/make_layout.hpp>
+#include <weir/ifds/solution.hpp>
+#include <weir/ifds/tabulation_solver.hpp>
+#include <weir/ifds/targeted_witnesses.hpp>
+
+#include "support/brute_force.hpp"
+#include "support/ifds_gen.hpp"
+#include "support/path_checker.hpp"
+
+using namespace weir::ifds;
+using weir::test::check_path;
+using target = std::pair<node_id, fact_id>;
+
+namespace {
+weir::test::gen_options shape(std::uint64_t seed) {
+    weir::test::gen_options o;
+    o.procs = 1 + static_cast<std::uint32_t>(seed % 6);
+    o.facts = static_cast<std::uint32_t>(seed % 7);
+    o.max_nodes = 3 + static_cast<std::uint32_t>(seed % 5);
+    if (seed % 3 == 1) {
+        o.p_recursion = 0.4;
+        o.p_mutual = 0.4;
+        o.p_shared_retsite = 0.4;
+    }
+    if (seed % 3 == 2) {
+        o.p_indirect = 0.6;
+        o.p_pair = 0.6;
+    }
+    o.seeds = 1 + static_cast<std::uint32_t>(seed % 3);
+    return o;
+}
+} // namespace
+
+TEST_CASE("targeted witnesses: one target at a time and all at once", "[ifds][witness][targeted][random]") {
+    std::size_t alone = 0, together = 0, absent = 0;
+    std::uint64_t recorded = 0, whole = 0;
+    for (std::uint64_t seed = 2000; seed < 2250; ++seed) {
+        const problem pb = weir::test::random_problem(seed, shape(seed));
+        const solution truth = weir::test::brute_force_solve(pb);
+        const layout L = make_layout(pb);
+        const auto solved = tabulation_solver(L).solve().value();
+        std::vector<target> holding;
+        for (node_id n = 0; n < pb.nodes.size(); ++n)
+            for (fact_id f = 0; f < pb.fact_count(); ++f) {
+                INFO("seed " << seed << " node " << pb.nodes[n].name << " fact " << pb.fact_name(f));
+                const target t{n, f};
+                auto tw = targeted_witnesses::create(L, solved.path_edges, std::span(&t, 1));
+                REQUIRE(tw.has_value());
+                const auto w = tw->witness(n, f);
+                REQUIRE(w.has_value() == truth.holds(n, f));
+                if (!w) {
+                    ++absent;
+                    continue;
+                }
+                INFO(format_witness(pb, *w));
+                REQUIRE_FALSE(check_path(pb, *w, n, f).has_value());
+                holding.push_back(t);
+                recorded += tw->stats().recorded_edges;
+                whole += solved.stats.path_edges;
+                ++alone;
+            }
+        auto all = targeted_witnesses::create(L, solved.path_edges, holding);
+        REQUIRE(all.has_value());
+        CHECK(all->stats().recorded_edges == all->stats().closure_edges);
+        for (const auto& [n, f] : holding) {
+            INFO("seed " << seed << " node " << pb.nodes[n].name << " fact " << pb.fact_name(f) << " (all targets)");
+            const auto w = all->witness(n, f);
+            REQUIRE(w);
+            REQUIRE_FALSE(check_path(pb, *w, n, f).has_value());
+            ++together;
+        }
+    }
+    CHECK(alone > 1000);
+    CHECK(together == alone);
+    CHECK(absent > 1000);
+    // One target records less than the whole solve, on average by far.
+    CHECK(recorded * 2 < whole);
+}
+
+TEST_CASE("targeted witnesses: a long call chain, a budget, bits no solve gives", "[ifds][witness][targeted]") {
+    // p0 calls p1 calls ... p{K-1}; the last generates x, which flows back out.
+    constexpr int K = 3000;
+    problem pb;
+    pb.facts = {"x"};
+    for (int i = 0; i < K; ++i) {
+        const node_id s = static_cast<node_id>(pb.nodes.size());
+        pb.nodes.push_back({"s" + std::to_string(i), static_cast<proc_id>(i)});
+        pb.nodes.push_back({"e" + std::to_string(i), static_cast<proc_id>(i)});
+        pb.procs.push_back({"p" + std::to_string(i), s, s + 1});
+    }
+    for (int i = 0; i < K; ++i) {
+        const node_id s = pb.procs[i].start, e = pb.procs[i].exit;
+        if (i + 1 < K) {
+            const node_id r = static_cast<node_id>(pb.nodes.size());
+            pb.nodes.push_back({"r" + std::to_string(i), static_cast<proc_id>(i)});
+            call_edge ce;
+            ce.site = s;
+            ce.callee = static_cast<proc_id>(i + 1);
+            ce.retsite = r;
+            pb.calls.push_back(ce);
+            pb.flows.push_back({r, e, flow_function::id()});
+        } else {
+            flow_function g = flow_function::id();
+            g.gen.push_back(1);
+            pb.flows.push_back({s, e, g});
+        }
+    }
+    pb.seeds.push_back({pb.procs[0].start, zero_fact});
+    const layout L = make_layout(pb);
+    auto bits = tabulation_solver(L).solve().value().path_edges;
+
+    SECTION("the exit of the outermost procedure, through every call") {
+        const target t{pb.procs[0].exit, 1};
+        auto tw = targeted_witnesses::create(L, bits, std::span(&t, 1));
+        REQUIRE(tw);
+        const auto w = tw->witness(t.first, t.second);
+        REQUIRE(w);
+        CHECK(w->size() == static_cast<std::size_t>(3 * K - 1));
+        CHECK_FALSE(check_path(pb, *w, t.first, t.second).has_value());
+    }
+    SECTION("the exit of the innermost one: its prefix is the chain of calls") {
+        const target t{pb.procs[K - 1].exit, 1};
+        auto tw = targeted_witnesses::create(L, bits, std::span(&t, 1));
+        REQUIRE(tw);
+        CHECK(tw->stats().chain_contexts == static_cast<std::uint64_t>(K - 1));
+        const auto w = tw->witness(t.first, t.second);
+        REQUIRE(w);
+        CHECK(w->size() == static_cast<std::size_t>(K + 1));
+        CHECK_FALSE(check_path(pb, *w, t.first, t.second).has_value());
+    }
+    SECTION("past the memory budget: out_of_memory, not a crash") {
+        const target t{pb.procs[0].exit, 1};
+        auto tw = targeted_witnesses::create(L, bits, std::span(&t, 1), 4096);
+        REQUIRE_FALSE(tw);
+        CHECK(tw.error().code() == vyre::error_code::out_of_memory);
+    }
+    SECTION("a short bitset, and a path edge no solve derives") {
+        const target t{pb.procs[0].exit, 1};
+        auto shorter = targeted_witnesses::create(L, std::span(bits.data(), bits.size() / 2), std::span(&t, 1));
+        REQUIRE_FALSE(shorter);
+        CHECK(shorter.error().code() == vyre::error_code::invalid_argument);
+        // x at the start of p0: no edge generates it there.
+        const std::uint64_t b = detail::row_start(L, pb.procs[0].start, 0) + 1;
+        bits[b / 32] |= 1u << (b % 32);
+        const target bad{pb.procs[0].start, 1};
+        auto tw = targeted_witnesses::create(L, bits, std::span(&bad, 1));
+        REQUIRE_FALSE(tw);
+        CHECK(tw.error().code() == vyre::error_code::invalid_argument);
+        CHECK_THAT(tw.error().message(), Catch::Contains("not a solve's"));
+    }
+}
