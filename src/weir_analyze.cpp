@@ -214,6 +214,7 @@ int cmd_analyze(int argc, char** argv) {
         bar.phase("reporting");
         findings = session.findings(std::move(*bits));
         bar.done();
+        for (const std::string& note : session.notes()) std::cerr << "weir: note: " << note << "\n";
         analysis = session.analysis();
         sizes = session.stats();
         if (stats) {
@@ -223,6 +224,7 @@ int cmd_analyze(int argc, char** argv) {
                       << " points_to=" << session.points_to_engine() << " functions=" << sizes.functions
                       << " instructions=" << sizes.instructions << " nodes=" << L.num_nodes << " facts=" << sizes.facts
                       << " rows=" << L.num_rows << " path_edges=" << sizes.path_edges << " findings=" << findings.size()
+                      << " witness_edges=" << sizes.witness_edges << " witness_passes=" << sizes.witness_passes
                       << " t_load=" << load_s << " t_points_to=" << tm.points_to << " t_construction=" << tm.construction
                       << " t_layout=" << tm.layout << " t_solve=" << solve_s << " t_upload=" << st.seconds_upload
                       << " t_fixpoint=" << st.seconds_solve << " t_extract=" << st.seconds_extract
@@ -236,7 +238,7 @@ int cmd_analyze(int argc, char** argv) {
         bar.done();
         std::cerr << "weir: " << e.what() << "\n";
         return exit_invalid;
-    } catch (const vyre::backend_error& e) {  // witnesses past memory
+    } catch (const vyre::backend_error& e) {  // bits that are not a solve's
         bar.done();
         return solver_failed(e);
     } catch (const std::bad_alloc&) {

@@ -2,6 +2,7 @@
 
 #include <weir/llvm/analyze.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <stdexcept>
@@ -32,6 +33,7 @@ struct analysis_session::impl {
     weir::ifds::layout L;
     phase_times times;
     analysis_stats stats;
+    std::vector<std::string> notes;
 
     /// Sources (taint) and the trace of a finding from a witness path.
     void explain(const weir::ifds::targeted_witnesses& wb, finding& f) const {
@@ -100,6 +102,7 @@ const weir::ifds::layout& analysis_session::layout() const { return d_->L; }
 const weir::ifds::problem& analysis_session::problem() const { return d_->compiled.problem; }
 analysis_stats analysis_session::stats() const { return d_->stats; }
 const phase_times& analysis_session::times() const { return d_->times; }
+const std::vector<std::string>& analysis_session::notes() const { return d_->notes; }
 const std::string& analysis_session::analysis() const { return d_->opt.analysis; }
 const char* analysis_session::points_to_engine() const { return d_->prog->pointers().engine_name(); }
 
@@ -121,9 +124,20 @@ std::vector<finding> analysis_session::findings(std::vector<std::uint32_t> bits)
         // edges, recorded for them alone (not the whole solve's).
         std::vector<std::pair<weir::ifds::node_id, weir::ifds::fact_id>> targets;
         for (const finding& f : out) targets.emplace_back(f.node, f.fact);
-        auto wb = weir::ifds::targeted_witnesses::create(d_->L, r.bits(), targets);
-        if (!wb) throw wb.error();
-        for (finding& f : out) d_->explain(*wb, f);
+        weir::ifds::targeted_witness_options wo;
+        wo.memory_budget = d_->opt.witness_budget ? d_->opt.witness_budget
+                                                  : std::max<std::uint64_t>(std::uint64_t{d_->L.pe_words} * 4, 256ull << 20);
+        auto wb = weir::ifds::targeted_witnesses::create(d_->L, r.bits(), targets, wo);
+        if (wb) {
+            d_->stats.witness_edges = wb->stats().closure_edges;
+            d_->stats.witness_passes = wb->stats().passes;
+            for (finding& f : out) d_->explain(*wb, f);
+        } else if (wb.error().code() == vyre::error_code::out_of_memory) {
+            d_->notes.push_back("the findings come without sources and traces: their witnesses need more than " +
+                                std::to_string(wo.memory_budget >> 20) + " MiB (" + wb.error().message() + ")");
+        } else {
+            throw wb.error();
+        }
     }
     sort_findings(out);
     d_->times.report = since(t);

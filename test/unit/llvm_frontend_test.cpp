@@ -188,7 +188,19 @@ TEST_CASE("a session finds taint through an indirect call, on the tabulation sol
     CHECK(f[0].argument == 0);
     CHECK(f[0].where.function == "main");
     REQUIRE(f[0].sources.size() == 1);
+    CHECK(s.notes().empty());
+    CHECK(s.stats().witness_edges > 0);
     CHECK(s.stats().functions == 4);
+    // Witnesses past their budget: the same finding, without its source, and a note.
+    analyze_options tight;
+    tight.witness_budget = 1;
+    analysis_session t(*m, tight);
+    auto g = t.findings(weir::ifds::tabulation_solver(t.layout()).solve()->path_edges);
+    REQUIRE(g.size() == 1);
+    CHECK(g[0].where.line == f[0].where.line);
+    CHECK(g[0].sources.empty());
+    REQUIRE(t.notes().size() == 1);
+    CHECK_THAT(t.notes()[0], Catch::Contains("without sources and traces"));
     analyze_options bad_name, bad_entry;
     bad_name.analysis = "nonsense";
     bad_entry.entries = {"nope"};

@@ -20,8 +20,11 @@
 ///    premise in the same context), a return (the caller path edge at the
 ///    call site and the callee's exit path edge in the callee context the
 ///    call enters). A context's self-loop is an axiom here, so the closure
-///    never climbs into callers; it holds every same-level derivation of
-///    every edge in it.
+///    never climbs into callers; whole, it holds every same-level
+///    derivation of every edge in it. It grows nearest first (premises that
+///    carry the same fact before those that change it), and stops growing as
+///    soon as step 3 derives every target and chain edge (tried each time
+///    the closure has doubled).
 /// 3. A recording tabulation restricted to the closure, seeded with the
 ///    self-loops of the closure's contexts: it records how each path edge of
 ///    the closure was first derived (a DAG, as in `witness_builder`); the
@@ -31,8 +34,10 @@
 /// solve's: a hash table entry and a record per closure path edge.
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <new>
 #include <optional>
 #include <span>
@@ -50,12 +55,21 @@ namespace weir::ifds {
 
 /// What building targeted witnesses did.
 struct targeted_witness_stats {
-    std::uint64_t closure_edges = 0;   ///< path edges in the same-level closure
+    std::uint64_t closure_edges = 0;   ///< path edges of the same-level closure grown (maybe not all of it)
     std::uint64_t recorded_edges = 0;  ///< of them, derived (recorded) by the restricted tabulation
     std::uint64_t contexts = 0;        ///< contexts of the closure
     std::uint64_t chain_contexts = 0;  ///< contexts on the prefix chains (seeds excluded)
+    std::uint64_t passes = 0;          ///< restricted tabulations run (one per doubling of the closure)
     std::uint64_t bytes = 0;           ///< the largest the builder's own tables grew
     double seconds = 0;                ///< the whole construction
+};
+
+/// How `targeted_witnesses` works.
+struct targeted_witness_options {
+    /// Bytes the builder's own tables may hold (0: no limit).
+    std::uint64_t memory_budget = 0;
+    /// The closure's size at the first restricted tabulation (then each time it doubles).
+    std::size_t first_pass_edges = std::size_t{1} << 16;
 };
 
 namespace detail {
@@ -82,6 +96,8 @@ public:
         const std::size_t i = slot(bit);
         return keys_[i] == bit ? &vals_[i] : nullptr;
     }
+    /// Sets every value back to ~0u.
+    void reset_values() { std::fill(vals_.begin(), vals_.end(), ~0u); }
     const std::uint32_t* find(std::uint64_t bit) const { return const_cast<pe_bit_table*>(this)->find(bit); }
 
 private:
@@ -121,11 +137,11 @@ public:
     /// solver returned for `L`'s seeds. Targets whose fact does not hold get
     /// no witness. Fails with `invalid_argument` for a layout without its
     /// per-row CSR, a short bitset, or bits that no solve of `L` gives (a
-    /// context no seed reaches); with `out_of_memory` past `memory_budget`
-    /// bytes of the builder's own tables (0: no limit) or when the host runs out.
+    /// context no seed reaches, a target without a derivation); with
+    /// `out_of_memory` past `opt.memory_budget` or when the host runs out.
     static vyre::result<targeted_witnesses> create(const layout& L, std::span<const std::uint32_t> solution,
                                                    std::span<const std::pair<node_id, fact_id>> targets,
-                                                   std::uint64_t memory_budget = 0) {
+                                                   targeted_witness_options opt = {}) {
         VYRE_TRY(check_intra_rows(L, "targeted_witnesses"));
         if (solution.size() < L.pe_words)
             return vyre::fail(vyre::error_code::invalid_argument,
@@ -134,7 +150,7 @@ public:
                               "pass the whole path-edge bitset a solver returned for this layout");
         return detail::within_memory_budget("targeted_witnesses", "recording the witnesses' path edges", "",
                                             [&]() -> vyre::result<targeted_witnesses> {
-                                                targeted_witnesses w(L, solution, memory_budget);
+                                                targeted_witnesses w(L, solution, opt);
                                                 VYRE_TRY(w.build(targets));
                                                 return w;
                                             });
@@ -162,8 +178,8 @@ private:
         std::uint32_t site = ~0u, c = 0, d = 0, ce = ~0u;
     };
 
-    targeted_witnesses(const layout& L, std::span<const std::uint32_t> solution, std::uint64_t budget)
-        : L_(&L), sol_(solution), budget_(budget) {}
+    targeted_witnesses(const layout& L, std::span<const std::uint32_t> solution, targeted_witness_options opt)
+        : L_(&L), sol_(solution), budget_(opt.memory_budget), first_pass_(std::max<std::size_t>(opt.first_pass_edges, 1)) {}
 
     bool holds(std::uint32_t n, std::uint32_t c, std::uint32_t d) const {
         const std::uint64_t b = detail::row_start(*L_, n, c) + d;
@@ -193,7 +209,8 @@ private:
         for (std::size_t i = 0; i < L.seed_node.size(); ++i) ctx_state_[context(L.seed_node[i], L.seed_fact[i])] = seed_ctx;
 
         // The targets that hold, each in its first context.
-        std::vector<std::uint32_t> work;  // closure worklist: (n, c, d) triples
+        closure_work work;
+        std::vector<std::uint64_t> wanted;  // path edges the witnesses need recorded
         for (const auto& [n, f] : targets) {
             if (n >= L.num_nodes) continue;
             const std::uint32_t p = L.node_proc[n];
@@ -205,17 +222,41 @@ private:
             for (std::uint32_t c = 0; c < L.node_fact_count[n]; ++c)
                 if (holds(n, c, d)) {
                     VYRE_TRY(chain_to_seed(context(n, c)));
-                    add(n, c, d, work);
+                    add(n, c, d, work, true);
+                    wanted.push_back(detail::row_start(L, n, c) + d);
                     break;
                 }
         }
         for (std::uint32_t x = 0; x < nctx; ++x)
             if (hops_[x].site != ~0u) {
                 ++stats_.chain_contexts;
-                add(hops_[x].site, hops_[x].c, hops_[x].d, work);
+                add(hops_[x].site, hops_[x].c, hops_[x].d, work, true);
+                wanted.push_back(detail::row_start(L, hops_[x].site, hops_[x].c) + hops_[x].d);
             }
-        close(work);
-        VYRE_TRY(record());
+        // Grow the closure breadth-first from them, and try the restricted
+        // tabulation each time it has doubled: a derivation of every wanted
+        // edge usually lies in a small part of the whole closure.
+        reverse_edges();
+        std::size_t limit = std::max<std::size_t>(2 * table_.size(), first_pass_);
+        for (;;) {
+            const bool complete = close(work, limit);
+            VYRE_TRY(record());
+            ++stats_.passes;
+            std::size_t missing = 0;
+            for (std::uint64_t b : wanted) missing += *table_.find(b) == ~0u;
+            if (missing == 0) break;
+            if (complete) return not_a_solution(std::to_string(missing) + " wanted path edges without a derivation");
+            limit = 2 * table_.size();
+        }
+        stats_.closure_edges = table_.size();
+        stats_.contexts = contexts_.size();
+        pred_ = {};
+        pred_off_ = {};
+        ret_ce_ = {};
+        ret_off_ = {};
+        from_ = {};
+        stamp_ = {};
+        finish();
         stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return {};
     }
@@ -273,17 +314,23 @@ private:
 
     // ---- 2. the same-level closure ----------------------------------------------
 
+    /// The closure's work: path edges (n, c, d) whose premises are still to
+    /// add, nearest first (a 0-1 breadth-first search: a premise that
+    /// carries the same fact costs 0, one that changes it 1).
+    using closure_work = std::deque<std::array<std::uint32_t, 3>>;
+
     /// Adds path edge (n, c, d) to the closure (when it holds and is new),
-    /// with its context's self-loop.
-    void add(std::uint32_t n, std::uint32_t c, std::uint32_t d, std::vector<std::uint32_t>& work) {
+    /// with its context's self-loop; `near`: its fact is the one it derives.
+    void add(std::uint32_t n, std::uint32_t c, std::uint32_t d, closure_work& work, bool near) {
         if (!holds(n, c, d) || !table_.insert(detail::row_start(*L_, n, c) + d)) return;
-        if (work.size() == work.capacity()) update(work.capacity() * 8);
-        work.insert(work.end(), {n, c, d});
+        if ((work.size() & 0xffff) == 0) update(work.size() * 2 * sizeof(work[0]));
+        if (near) work.push_front({n, c, d});
+        else work.push_back({n, c, d});
         const std::uint32_t x = context(n, c);
         if (!(ctx_state_[x] & in_closure)) {
             ctx_state_[x] |= in_closure;
             contexts_.push_back(x);
-            add(L_->proc_start[L_->node_proc[n]], c, c, work);
+            add(L_->proc_start[L_->node_proc[n]], c, c, work, false);
         }
     }
     static constexpr std::uint8_t in_closure = 4;
@@ -326,12 +373,16 @@ private:
         return false;
     }
 
-    void close(std::vector<std::uint32_t>& work) {
+    /// Grows the closure from `work` (nearest first: a derivation that
+    /// carries one fact along, as taint through a callee does, is found
+    /// before the alternatives that change facts) until the table holds
+    /// `limit` path edges; true when the work ran out (the closure is whole).
+    bool close(closure_work& work, std::size_t limit) {
         const layout& L = *L_;
-        reverse_edges();
         while (!work.empty()) {
-            const std::uint32_t d = work.back(), c = work[work.size() - 2], n = work[work.size() - 3];
-            work.resize(work.size() - 3);
+            if (table_.size() >= limit) return false;
+            const auto [n, c, d] = work.front();
+            work.pop_front();
             const std::uint32_t p = L.node_proc[n], F = L.node_fact_count[n];
             if (n == L.proc_start[p] && d == c) continue;  // a self-loop: an axiom
             // Intraprocedural and call-to-return edges m -> n carrying some d' to d.
@@ -344,10 +395,12 @@ private:
                         const std::uint32_t d1 = 32 * j + static_cast<std::uint32_t>(__builtin_ctz(bits));
                         const std::uint32_t row = L.row_base[m] + d1;
                         if (has_target(L.intra_node, L.intra_fact, L.intra_off[row], L.intra_off[row + 1], n, d))
-                            add(m, c, d1, work);
+                            add(m, c, d1, work, d1 == d);
                     }
             }
-            // Returns into n: the caller path edge at the site and the callee's exit path edge.
+            // Returns into n: the caller path edge at the site and the callee's
+            // exit path edge (near when both carry n's fact through).
+            const fact_id gd = L.global_fact(p, d);
             for (std::uint32_t k = ret_off_[n]; k < ret_off_[n + 1]; ++k) {
                 const std::uint32_t ce = ret_ce_[k], m = L.ce_site[ce], q = L.ce_callee[ce];
                 const std::uint32_t x = L.proc_exit[q], Fq = L.fact_count(q);
@@ -357,26 +410,20 @@ private:
                     if (std::find(rb, re, d) == re) continue;
                     for (std::uint32_t d3 = 0; d3 < Fq; ++d3) {
                         if (!holds(x, d3, d4)) continue;
+                        const bool through = d3 == d4 && L.global_fact(q, d3) == gd;
                         const std::uint32_t cr = L.rcall_row[ce] + d3;
                         bool entered = false;
                         for (std::uint32_t i = L.rcall_off[cr]; i < L.rcall_off[cr + 1]; ++i)
                             if (holds(m, c, L.rcall_fact[i])) {
-                                add(m, c, L.rcall_fact[i], work);
+                                add(m, c, L.rcall_fact[i], work, through && L.rcall_fact[i] == d);
                                 entered = true;
                             }
-                        if (entered) add(x, d3, d4, work);
+                        if (entered) add(x, d3, d4, work, through);
                     }
                 }
             }
         }
-        stats_.closure_edges = table_.size();
-        stats_.contexts = contexts_.size();
-        pred_ = {};
-        pred_off_ = {};
-        ret_ce_ = {};
-        ret_off_ = {};
-        from_ = {};
-        stamp_ = {};
+        return true;
     }
 
     // ---- 3. the recording tabulation within the closure ---------------------------
@@ -397,8 +444,11 @@ private:
                           "pass the path-edge bitset a solver returned for this layout and its seeds");
     }
 
+    /// One pass of the recording tabulation within the closure as it is now.
     vyre::result<void> record() {
         const layout& L = *L_;
+        table_.reset_values();
+        records_.clear();
         struct incoming {
             std::uint32_t ce, c, d, rid;
         };
@@ -450,8 +500,12 @@ private:
                 }
             }
         }
-        if (records_.size() != table_.size())
-            return not_a_solution(std::to_string(table_.size() - records_.size()) + " path edges without a derivation");
+        return {};
+    }
+
+    /// The chains' self-loops take their caller path edge as predecessor; the lookup index.
+    void finish() {
+        const layout& L = *L_;
         // The chains: each chained context's self-loop comes from its caller path edge.
         for (std::uint32_t x = 0; x < hops_.size(); ++x) {
             const hop& h = hops_[x];
@@ -468,12 +522,12 @@ private:
         index_ = detail::record_index(L, records_);
         hops_ = {};
         ctx_state_ = {};
-        return {};
     }
 
     const layout* L_;
     std::span<const std::uint32_t> sol_;
     std::uint64_t budget_ = 0, fixed_ = 0;
+    std::size_t first_pass_ = 1;
     targeted_witness_stats stats_;
     std::vector<hop> hops_;                // per context: its caller hop (chained contexts)
     std::vector<std::uint8_t> ctx_state_;  // per context: seed_ctx | chained | in_closure

@@ -37,6 +37,11 @@ struct analyze_options {
     bool witness = false;
     /// The points-to engine (default: inclusion-based up to 50,000 instructions, else unification-based).
     points_to_options points_to;
+    /// Bytes the findings' witnesses (their sources and traces) may take;
+    /// 0: as many as the solution's path-edge bits, and at least 256 MiB.
+    /// Past it the findings come without sources and traces, and
+    /// `analysis_session::notes` says so.
+    std::uint64_t witness_budget = 0;
 };
 
 /// Seconds spent in each phase of a session.
@@ -62,13 +67,17 @@ public:
     /// The findings for the path-edge bits a solver returned for `layout()`,
     /// sorted, with their sources (taint) and traces (with `witness`), from
     /// witnesses recorded for the findings alone
-    /// (`weir::ifds::targeted_witnesses`). Throws `vyre::backend_error` when
-    /// those witnesses run out of memory or the bits are not a solve's.
+    /// (`weir::ifds::targeted_witnesses`; past `witness_budget`, without
+    /// them, and a note). Throws `vyre::backend_error` when the bits are not
+    /// a solve's, `std::bad_alloc` when the host runs out of memory.
     std::vector<finding> findings(std::vector<std::uint32_t> path_edge_bits);
     /// Sizes for the output's `stats`.
     analysis_stats stats() const;
     /// Phase times so far.
     const phase_times& times() const;
+    /// What the user should know about the findings (e.g. sources and
+    /// traces left out past `analyze_options::witness_budget`).
+    const std::vector<std::string>& notes() const;
     /// The analysis name.
     const std::string& analysis() const;
     /// The points-to engine that ran (`inclusion` or `unification`).
