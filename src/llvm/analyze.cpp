@@ -35,10 +35,11 @@ struct analysis_session::impl {
     analysis_stats stats;
     std::vector<std::string> notes;
 
-    /// Sources (taint) and the trace of a finding from a witness path.
-    void explain(const weir::ifds::targeted_witnesses& wb, finding& f) const {
+    /// Sources (taint) and the trace of a finding from a witness path; false
+    /// when the witnesses have no path for it (their budget ran out first).
+    bool explain(const weir::ifds::targeted_witnesses& wb, finding& f) const {
         auto path = wb.witness(f.node, f.fact);
-        if (!path) return;
+        if (!path) return false;
         const auto& nodes = prog->nodes();
         if (f.rule == "taint") {
             std::size_t k = 0;
@@ -51,7 +52,7 @@ struct analysis_session::impl {
                 if (g.inst) f.sources.push_back(location_of(*g.inst));
             }
         }
-        if (!opt.witness) return;
+        if (!opt.witness) return true;
         for (const auto& [n, fact] : *path) {
             const icfg_node& node = nodes[n];
             if (!node.inst || node.role != node_role::instruction) continue;
@@ -59,6 +60,7 @@ struct analysis_session::impl {
             if (l.line == 0) continue;  // compiler-made instructions (frame set-up) say nothing
             if (f.trace.empty() || !(f.trace.back() == l)) f.trace.push_back(std::move(l));
         }
+        return true;
     }
 };
 
@@ -131,7 +133,12 @@ std::vector<finding> analysis_session::findings(std::vector<std::uint32_t> bits)
         if (wb) {
             d_->stats.witness_edges = wb->stats().closure_edges;
             d_->stats.witness_passes = wb->stats().passes;
-            for (finding& f : out) d_->explain(*wb, f);
+            std::size_t unexplained = 0;
+            for (finding& f : out) unexplained += !d_->explain(*wb, f);
+            if (unexplained)
+                d_->notes.push_back(std::to_string(unexplained) + " of " + std::to_string(out.size()) +
+                                    " findings come without sources and traces: their witnesses need more than " +
+                                    std::to_string(wo.memory_budget >> 20) + " MiB");
         } else if (wb.error().code() == vyre::error_code::out_of_memory) {
             d_->notes.push_back("the findings come without sources and traces: their witnesses need more than " +
                                 std::to_string(wo.memory_budget >> 20) + " MiB (" + wb.error().message() + ")");

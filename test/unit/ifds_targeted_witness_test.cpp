@@ -157,6 +157,25 @@ TEST_CASE("targeted witnesses: a long call chain, a budget, bits no solve gives"
         REQUIRE_FALSE(tw);
         CHECK(tw.error().code() == vyre::error_code::out_of_memory);
     }
+    SECTION("a budget between the fixed tables and the closure: no witness, counted missing") {
+        const target t{pb.procs[0].exit, 1};
+        auto whole = targeted_witnesses::create(L, bits, std::span(&t, 1), {.first_pass_edges = 64});
+        REQUIRE(whole);
+        CHECK(whole->stats().missing == 0);
+        std::size_t partial = 0;
+        for (std::uint64_t budget = whole->stats().bytes; budget > 1024; budget = budget * 3 / 4) {
+            auto tw = targeted_witnesses::create(L, bits, std::span(&t, 1), {.memory_budget = budget, .first_pass_edges = 64});
+            if (!tw) {
+                CHECK(tw.error().code() == vyre::error_code::out_of_memory);
+                break;
+            }
+            const auto w = tw->witness(t.first, t.second);
+            CHECK(w.has_value() == (tw->stats().missing == 0));
+            if (w) CHECK_FALSE(check_path(pb, *w, t.first, t.second).has_value());
+            partial += tw->stats().missing != 0;
+        }
+        CHECK(partial > 0);
+    }
     SECTION("a short bitset, and a path edge no solve derives") {
         const target t{pb.procs[0].exit, 1};
         auto shorter = targeted_witnesses::create(L, std::span(bits.data(), bits.size() / 2), std::span(&t, 1));

@@ -60,13 +60,17 @@ struct targeted_witness_stats {
     std::uint64_t contexts = 0;        ///< contexts of the closure
     std::uint64_t chain_contexts = 0;  ///< contexts on the prefix chains (seeds excluded)
     std::uint64_t passes = 0;          ///< restricted tabulations run (one per doubling of the closure)
+    std::uint64_t missing = 0;         ///< targets (and chain edges) left without a witness: the budget ran out
     std::uint64_t bytes = 0;           ///< the largest the builder's own tables grew
     double seconds = 0;                ///< the whole construction
 };
 
 /// How `targeted_witnesses` works.
 struct targeted_witness_options {
-    /// Bytes the builder's own tables may hold (0: no limit).
+    /// Bytes the builder's own tables may hold (0: no limit). When the
+    /// closure would grow past it, the builder stops growing it and keeps
+    /// the witnesses found so far (`targeted_witness_stats::missing` counts
+    /// the others); when even its fixed tables do not fit, `out_of_memory`.
     std::uint64_t memory_budget = 0;
     /// The closure's size at the first restricted tabulation (then each time it doubles).
     std::size_t first_pass_edges = std::size_t{1} << 16;
@@ -138,7 +142,9 @@ public:
     /// no witness. Fails with `invalid_argument` for a layout without its
     /// per-row CSR, a short bitset, or bits that no solve of `L` gives (a
     /// context no seed reaches, a target without a derivation); with
-    /// `out_of_memory` past `opt.memory_budget` or when the host runs out.
+    /// `out_of_memory` when the fixed tables alone exceed `opt.memory_budget`
+    /// or the host runs out. Past the budget otherwise, it keeps the
+    /// witnesses found so far (`stats().missing` counts the rest).
     static vyre::result<targeted_witnesses> create(const layout& L, std::span<const std::uint32_t> solution,
                                                    std::span<const std::pair<node_id, fact_id>> targets,
                                                    targeted_witness_options opt = {}) {
@@ -244,7 +250,8 @@ private:
             ++stats_.passes;
             std::size_t missing = 0;
             for (std::uint64_t b : wanted) missing += *table_.find(b) == ~0u;
-            if (missing == 0) break;
+            stats_.missing = missing;
+            if (missing == 0 || exhausted_) break;
             if (complete) return not_a_solution(std::to_string(missing) + " wanted path edges without a derivation");
             limit = 2 * table_.size();
         }
@@ -323,7 +330,6 @@ private:
     /// with its context's self-loop; `near`: its fact is the one it derives.
     void add(std::uint32_t n, std::uint32_t c, std::uint32_t d, closure_work& work, bool near) {
         if (!holds(n, c, d) || !table_.insert(detail::row_start(*L_, n, c) + d)) return;
-        if ((work.size() & 0xffff) == 0) update(work.size() * 2 * sizeof(work[0]));
         if (near) work.push_front({n, c, d});
         else work.push_back({n, c, d});
         const std::uint32_t x = context(n, c);
@@ -373,6 +379,12 @@ private:
         return false;
     }
 
+    /// The bytes the builder would hold with a closure of twice the size now
+    /// (the table grows by doubling) and a record for each of its edges.
+    std::uint64_t projected(const closure_work& work) const {
+        return fixed_ + 2 * table_.bytes() + 2 * table_.size() * sizeof(detail::pe_record) + work.size() * sizeof(work[0]);
+    }
+
     /// Grows the closure from `work` (nearest first: a derivation that
     /// carries one fact along, as taint through a callee does, is found
     /// before the alternatives that change facts) until the table holds
@@ -381,6 +393,10 @@ private:
         const layout& L = *L_;
         while (!work.empty()) {
             if (table_.size() >= limit) return false;
+            if (budget_ != 0 && (table_.size() & 0x3ff) == 0 && projected(work) > budget_) {
+                exhausted_ = true;  // the records of a closure this size would not fit
+                return false;
+            }
             const auto [n, c, d] = work.front();
             work.pop_front();
             const std::uint32_t p = L.node_proc[n], F = L.node_fact_count[n];
@@ -506,18 +522,46 @@ private:
     /// The chains' self-loops take their caller path edge as predecessor; the lookup index.
     void finish() {
         const layout& L = *L_;
-        // The chains: each chained context's self-loop comes from its caller path edge.
-        for (std::uint32_t x = 0; x < hops_.size(); ++x) {
+        // A context is rooted when it is a seed's, or chained through a
+        // recorded caller path edge to a rooted one (all of them, unless the
+        // budget stopped the closure early).
+        const std::size_t nctx = ctx_state_.size();
+        auto caller_record = [&](std::uint32_t x) {
             const hop& h = hops_[x];
-            if (h.site == ~0u) continue;
-            const std::uint32_t* caller = table_.find(detail::row_start(L, h.site, h.c) + h.d);
+            const std::uint32_t* r = table_.find(detail::row_start(L, h.site, h.c) + h.d);
+            return r ? *r : ~0u;
+        };
+        enum : std::uint8_t { unknown, yes, no, on_path };
+        std::vector<std::uint8_t> rooted(nctx, unknown);
+        for (std::uint32_t x = 0; x < nctx; ++x)
+            if (ctx_state_[x] & seed_ctx) rooted[x] = yes;
+        std::vector<std::uint32_t> path;
+        for (std::uint32_t x = 0; x < nctx; ++x) {
+            path.clear();
+            std::uint32_t y = x;
+            while (rooted[y] == unknown) {
+                if (!(ctx_state_[y] & chained) || ctx_rid_[y] == ~0u || caller_record(y) == ~0u) {
+                    rooted[y] = no;
+                    break;
+                }
+                rooted[y] = on_path;
+                path.push_back(y);
+                y = context(hops_[y].site, hops_[y].c);
+            }
+            const std::uint8_t r = rooted[y] == yes ? yes : no;
+            for (std::uint32_t z : path) rooted[z] = r;
+        }
+        // The rooted chains: each self-loop comes from its caller path edge.
+        rooted_.assign(nctx, false);
+        for (std::uint32_t x = 0; x < nctx; ++x) {
+            if (rooted[x] != yes) continue;
+            rooted_[x] = true;
+            if (!(ctx_state_[x] & chained)) continue;
             detail::pe_record& self = records_[ctx_rid_[x]];
             self.kind = detail::pe_origin::call;
-            self.pred = *caller;
-            self.ce = h.ce;
+            self.pred = caller_record(x);
+            self.ce = hops_[x].ce;
         }
-        rooted_.resize(ctx_state_.size());
-        for (std::uint32_t x = 0; x < ctx_state_.size(); ++x) rooted_[x] = (ctx_state_[x] & (seed_ctx | chained)) != 0;
         stats_.recorded_edges = records_.size();
         index_ = detail::record_index(L, records_);
         hops_ = {};
@@ -528,6 +572,7 @@ private:
     std::span<const std::uint32_t> sol_;
     std::uint64_t budget_ = 0, fixed_ = 0;
     std::size_t first_pass_ = 1;
+    bool exhausted_ = false;  // the closure stopped growing at the budget
     targeted_witness_stats stats_;
     std::vector<hop> hops_;                // per context: its caller hop (chained contexts)
     std::vector<std::uint8_t> ctx_state_;  // per context: seed_ctx | chained | in_closure

@@ -67,9 +67,10 @@ public:
     /// The findings for the path-edge bits a solver returned for `layout()`,
     /// sorted, with their sources (taint) and traces (with `witness`), from
     /// witnesses recorded for the findings alone
-    /// (`weir::ifds::targeted_witnesses`; past `witness_budget`, without
-    /// them, and a note). Throws `vyre::backend_error` when the bits are not
-    /// a solve's, `std::bad_alloc` when the host runs out of memory.
+    /// (`weir::ifds::targeted_witnesses`; the findings whose witnesses do
+    /// not fit `witness_budget` come without them, and a note says so).
+    /// Throws `vyre::backend_error` when the bits are not a solve's,
+    /// `std::bad_alloc` when the host runs out of memory.
     std::vector<finding> findings(std::vector<std::uint32_t> path_edge_bits);
     /// Sizes for the output's `stats`.
     analysis_stats stats() const;
