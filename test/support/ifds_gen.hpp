@@ -268,4 +268,37 @@ inline gen_options larger_options(std::uint64_t seed) {
     return o;
 }
 
+/// p0 calls p1 calls ... p{k-1} (each from its start, returning to a node
+/// that flows to its exit); the last generates fact 1, which flows back out.
+/// Witnesses through it are 3k - 1 vertices long at p0's exit.
+inline problem call_chain_problem(int k) {
+    problem pb;
+    pb.facts = {"x"};
+    for (int i = 0; i < k; ++i) {
+        const node_id s = static_cast<node_id>(pb.nodes.size());
+        pb.nodes.push_back({"s" + std::to_string(i), static_cast<proc_id>(i)});
+        pb.nodes.push_back({"e" + std::to_string(i), static_cast<proc_id>(i)});
+        pb.procs.push_back({"p" + std::to_string(i), s, s + 1});
+    }
+    for (int i = 0; i < k; ++i) {
+        const node_id s = pb.procs[i].start, e = pb.procs[i].exit;
+        if (i + 1 < k) {
+            const node_id r = static_cast<node_id>(pb.nodes.size());
+            pb.nodes.push_back({"r" + std::to_string(i), static_cast<proc_id>(i)});
+            call_edge ce;
+            ce.site = s;
+            ce.callee = static_cast<proc_id>(i + 1);
+            ce.retsite = r;
+            pb.calls.push_back(ce);
+            pb.flows.push_back({r, e, flow_function::id()});
+        } else {
+            flow_function g = flow_function::id();
+            g.gen.push_back(1);
+            pb.flows.push_back({s, e, g});
+        }
+    }
+    pb.seeds.push_back({pb.procs[0].start, zero_fact});
+    return pb;
+}
+
 } // namespace weir::test

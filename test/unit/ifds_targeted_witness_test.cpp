@@ -103,32 +103,7 @@ TEST_CASE("targeted witnesses: one target at a time and all at once", "[ifds][wi
 TEST_CASE("targeted witnesses: a long call chain, a budget, bits no solve gives", "[ifds][witness][targeted]") {
     // p0 calls p1 calls ... p{K-1}; the last generates x, which flows back out.
     constexpr int K = 3000;
-    problem pb;
-    pb.facts = {"x"};
-    for (int i = 0; i < K; ++i) {
-        const node_id s = static_cast<node_id>(pb.nodes.size());
-        pb.nodes.push_back({"s" + std::to_string(i), static_cast<proc_id>(i)});
-        pb.nodes.push_back({"e" + std::to_string(i), static_cast<proc_id>(i)});
-        pb.procs.push_back({"p" + std::to_string(i), s, s + 1});
-    }
-    for (int i = 0; i < K; ++i) {
-        const node_id s = pb.procs[i].start, e = pb.procs[i].exit;
-        if (i + 1 < K) {
-            const node_id r = static_cast<node_id>(pb.nodes.size());
-            pb.nodes.push_back({"r" + std::to_string(i), static_cast<proc_id>(i)});
-            call_edge ce;
-            ce.site = s;
-            ce.callee = static_cast<proc_id>(i + 1);
-            ce.retsite = r;
-            pb.calls.push_back(ce);
-            pb.flows.push_back({r, e, flow_function::id()});
-        } else {
-            flow_function g = flow_function::id();
-            g.gen.push_back(1);
-            pb.flows.push_back({s, e, g});
-        }
-    }
-    pb.seeds.push_back({pb.procs[0].start, zero_fact});
+    const problem pb = weir::test::call_chain_problem(K);
     const layout L = make_layout(pb);
     auto bits = tabulation_solver(L).solve().value().path_edges;
 

@@ -122,32 +122,7 @@ TEST_CASE("witness: path checker rejects bad paths", "[ifds][witness][checker]")
 TEST_CASE("witness: long call chains expand without recursion", "[ifds][witness][deep]") {
     // p0 calls p1 calls ... p{K-1}; the last generates x, which flows back out.
     constexpr int K = 3000;
-    problem pb;
-    pb.facts = {"x"};
-    for (int i = 0; i < K; ++i) {
-        const node_id s = static_cast<node_id>(pb.nodes.size());
-        pb.nodes.push_back({"s" + std::to_string(i), static_cast<proc_id>(i)});
-        pb.nodes.push_back({"e" + std::to_string(i), static_cast<proc_id>(i)});
-        pb.procs.push_back({"p" + std::to_string(i), s, s + 1});
-    }
-    for (int i = 0; i < K; ++i) {
-        const node_id s = pb.procs[i].start, e = pb.procs[i].exit;
-        if (i + 1 < K) {
-            const node_id r = static_cast<node_id>(pb.nodes.size());
-            pb.nodes.push_back({"r" + std::to_string(i), static_cast<proc_id>(i)});
-            call_edge ce;
-            ce.site = s;
-            ce.callee = static_cast<proc_id>(i + 1);
-            ce.retsite = r;
-            pb.calls.push_back(ce);
-            pb.flows.push_back({r, e, flow_function::id()});
-        } else {
-            flow_function g = flow_function::id();
-            g.gen.push_back(1);
-            pb.flows.push_back({s, e, g});
-        }
-    }
-    pb.seeds.push_back({pb.procs[0].start, zero_fact});
+    const problem pb = weir::test::call_chain_problem(K);
     const layout L = make_layout(pb);
     const witness_builder wb(L);
     const auto w = wb.witness(pb.procs[0].exit, 1);

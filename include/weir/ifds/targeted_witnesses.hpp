@@ -22,7 +22,8 @@
 ///    call enters). A context's self-loop is an axiom here, so the closure
 ///    never climbs into callers; whole, it holds every same-level
 ///    derivation of every edge in it. It grows nearest first (premises that
-///    carry the same fact before those that change it), and stops growing as
+///    carry the same fact, or the zero fact, before those that change
+///    it), and stops growing as
 ///    soon as step 3 derives every target and chain edge (tried each time
 ///    the closure has doubled).
 /// 3. A recording tabulation restricted to the closure, seeded with the
@@ -323,7 +324,9 @@ private:
 
     /// The closure's work: path edges (n, c, d) whose premises are still to
     /// add, nearest first (a 0-1 breadth-first search: a premise that
-    /// carries the same fact costs 0, one that changes it 1).
+    /// carries the same fact, or the zero fact, costs 0; one that changes
+    /// it 1). Taint's derivations are zero-fact paths to a source, then the
+    /// tainted fact carried along, so they cost 0 or little.
     using closure_work = std::deque<std::array<std::uint32_t, 3>>;
 
     /// Adds path edge (n, c, d) to the closure (when it holds and is new),
@@ -411,7 +414,7 @@ private:
                         const std::uint32_t d1 = 32 * j + static_cast<std::uint32_t>(__builtin_ctz(bits));
                         const std::uint32_t row = L.row_base[m] + d1;
                         if (has_target(L.intra_node, L.intra_fact, L.intra_off[row], L.intra_off[row + 1], n, d))
-                            add(m, c, d1, work, d1 == d);
+                            add(m, c, d1, work, d1 == d || d1 == 0);
                     }
             }
             // Returns into n: the caller path edge at the site and the callee's
@@ -426,12 +429,12 @@ private:
                     if (std::find(rb, re, d) == re) continue;
                     for (std::uint32_t d3 = 0; d3 < Fq; ++d3) {
                         if (!holds(x, d3, d4)) continue;
-                        const bool through = d3 == d4 && L.global_fact(q, d3) == gd;
+                        const bool through = (d3 == d4 && L.global_fact(q, d3) == gd) || d4 == 0;
                         const std::uint32_t cr = L.rcall_row[ce] + d3;
                         bool entered = false;
                         for (std::uint32_t i = L.rcall_off[cr]; i < L.rcall_off[cr + 1]; ++i)
                             if (holds(m, c, L.rcall_fact[i])) {
-                                add(m, c, L.rcall_fact[i], work, through && L.rcall_fact[i] == d);
+                                add(m, c, L.rcall_fact[i], work, L.rcall_fact[i] == d || L.rcall_fact[i] == 0);
                                 entered = true;
                             }
                         if (entered) add(x, d3, d4, work, through);
