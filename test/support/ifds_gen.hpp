@@ -268,6 +268,27 @@ inline gen_options larger_options(std::uint64_t seed) {
     return o;
 }
 
+/// Small problems of every shape for `seed` (the witness tests'): 1 to 5
+/// procedures of 0 to 5 facts; every third with (mutual) recursion and
+/// shared return sites, every third with indirect calls and pairs.
+inline gen_options varied_options(std::uint64_t seed) {
+    gen_options o;
+    o.procs = 1 + static_cast<std::uint32_t>(seed % 5);
+    o.facts = static_cast<std::uint32_t>(seed % 6);
+    o.max_nodes = 3 + static_cast<std::uint32_t>(seed % 5);
+    if (seed % 3 == 1) {
+        o.p_recursion = 0.4;
+        o.p_mutual = 0.4;
+        o.p_shared_retsite = 0.4;
+    }
+    if (seed % 3 == 2) {
+        o.p_indirect = 0.6;
+        o.p_pair = 0.6;
+    }
+    o.seeds = 1 + static_cast<std::uint32_t>(seed % 3);
+    return o;
+}
+
 /// p0 calls p1 calls ... p{k-1} (each from its start, returning to a node
 /// that flows to its exit); the last generates fact 1, which flows back out.
 /// Witnesses through it are 3k - 1 vertices long at p0's exit.

@@ -24,31 +24,11 @@ using namespace weir::ifds;
 using weir::test::check_path;
 using target = std::pair<node_id, fact_id>;
 
-namespace {
-weir::test::gen_options shape(std::uint64_t seed) {
-    weir::test::gen_options o;
-    o.procs = 1 + static_cast<std::uint32_t>(seed % 6);
-    o.facts = static_cast<std::uint32_t>(seed % 7);
-    o.max_nodes = 3 + static_cast<std::uint32_t>(seed % 5);
-    if (seed % 3 == 1) {
-        o.p_recursion = 0.4;
-        o.p_mutual = 0.4;
-        o.p_shared_retsite = 0.4;
-    }
-    if (seed % 3 == 2) {
-        o.p_indirect = 0.6;
-        o.p_pair = 0.6;
-    }
-    o.seeds = 1 + static_cast<std::uint32_t>(seed % 3);
-    return o;
-}
-} // namespace
-
 TEST_CASE("targeted witnesses: one target at a time and all at once", "[ifds][witness][targeted][random]") {
     std::size_t alone = 0, together = 0, absent = 0;
     std::uint64_t recorded = 0, whole = 0, passes = 0;
     for (std::uint64_t seed = 2000; seed < 2250; ++seed) {
-        const problem pb = weir::test::random_problem(seed, shape(seed));
+        const problem pb = weir::test::random_problem(seed, weir::test::varied_options(seed));
         const solution truth = weir::test::brute_force_solve(pb);
         const layout L = make_layout(pb);
         const auto solved = tabulation_solver(L).solve().value();

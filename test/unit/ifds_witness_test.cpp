@@ -22,21 +22,7 @@ using weir::test::mini_problem;
 TEST_CASE("witness: every holding fact has a valid path, the others none", "[ifds][witness][random]") {
     std::size_t witnesses = 0, absent = 0;
     for (std::uint64_t seed = 1000; seed < 1300; ++seed) {
-        weir::test::gen_options o;
-        o.procs = 1 + static_cast<std::uint32_t>(seed % 5);
-        o.facts = static_cast<std::uint32_t>(seed % 6);
-        o.max_nodes = 3 + static_cast<std::uint32_t>(seed % 5);
-        if (seed % 3 == 1) {
-            o.p_recursion = 0.4;
-            o.p_mutual = 0.4;
-            o.p_shared_retsite = 0.4;
-        }
-        if (seed % 3 == 2) {
-            o.p_indirect = 0.6;
-            o.p_pair = 0.6;
-        }
-        o.seeds = 1 + static_cast<std::uint32_t>(seed % 3);
-        const problem pb = weir::test::random_problem(seed, o);
+        const problem pb = weir::test::random_problem(seed, weir::test::varied_options(seed));
         const solution truth = weir::test::brute_force_solve(pb);
         const layout L = make_layout(pb);
         const witness_builder wb(L);
