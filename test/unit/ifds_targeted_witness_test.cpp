@@ -26,7 +26,7 @@ using target = std::pair<node_id, fact_id>;
 
 TEST_CASE("targeted witnesses: one target at a time and all at once", "[ifds][witness][targeted][random]") {
     std::size_t alone = 0, together = 0, absent = 0;
-    std::uint64_t recorded = 0, whole = 0, passes = 0;
+    std::uint64_t recorded = 0, whole = 0, passes = 0, short_of_budget = 0, found_within = 0;
     for (std::uint64_t seed = 2000; seed < 2250; ++seed) {
         const problem pb = weir::test::random_problem(seed, weir::test::varied_options(seed));
         const solution truth = weir::test::brute_force_solve(pb);
@@ -71,11 +71,34 @@ TEST_CASE("targeted witnesses: one target at a time and all at once", "[ifds][wi
             }
             ++together;
         }
+        // Budgets below what all of them need: what comes back is a valid
+        // witness, what does not is counted missing; below the fixed tables, out_of_memory.
+        for (std::uint64_t budget = all->stats().bytes; budget >= 64; budget -= std::max<std::uint64_t>(32, budget / 32)) {
+            auto part = targeted_witnesses::create(L, solved.path_edges, holding,
+                                                   {.memory_budget = budget, .first_pass_edges = 1});
+            if (!part) {
+                CHECK(part.error().code() == vyre::error_code::out_of_memory);
+                break;
+            }
+            std::size_t found = 0;
+            for (const auto& [n, f] : holding) {
+                INFO("seed " << seed << " node " << pb.nodes[n].name << " fact " << pb.fact_name(f) << " budget " << budget);
+                const auto w = part->witness(n, f);
+                if (!w) continue;
+                REQUIRE_FALSE(check_path(pb, *w, n, f).has_value());
+                ++found;
+            }
+            CHECK((found == holding.size()) == (part->stats().missing == 0));
+            short_of_budget += part->stats().missing != 0;
+            found_within += found;
+        }
     }
     CHECK(alone > 1000);
     CHECK(together == alone);
     CHECK(absent > 1000);
     CHECK(passes > 500);  // the closure grew after a first try many times
+    CHECK(short_of_budget > 50);   // the budgets cut closures short ...
+    CHECK(found_within > 1000);    // ... and witnesses were found within them
     // One target records less than the whole solve, on average by far.
     CHECK(recorded * 2 < whole);
 }
@@ -144,5 +167,24 @@ TEST_CASE("targeted witnesses: a long call chain, a budget, bits no solve gives"
         REQUIRE_FALSE(tw);
         CHECK(tw.error().code() == vyre::error_code::invalid_argument);
         CHECK_THAT(tw.error().message(), Catch::Contains("not a solve's"));
+    }
+    SECTION("a target's context that no seed reaches") {
+        // The self-loop of p1's context x: no caller passes x into p1.
+        const std::uint64_t b = detail::row_start(L, pb.procs[1].start, 1) + 1;
+        bits[b / 32] |= 1u << (b % 32);
+        const target bad{pb.procs[1].start, 1};
+        auto tw = targeted_witnesses::create(L, bits, std::span(&bad, 1));
+        REQUIRE_FALSE(tw);
+        CHECK(tw.error().code() == vyre::error_code::invalid_argument);
+        CHECK_THAT(tw.error().message(), Catch::Contains("no seed reaches"));
+    }
+    SECTION("a callee context without its self-loop") {
+        const std::uint64_t b = detail::row_start(L, pb.procs[1].start, 0);
+        bits[b / 32] &= ~(1u << (b % 32));
+        const target t{pb.procs[0].exit, 1};
+        auto tw = targeted_witnesses::create(L, bits, std::span(&t, 1));
+        REQUIRE_FALSE(tw);
+        CHECK(tw.error().code() == vyre::error_code::invalid_argument);
+        CHECK_THAT(tw.error().message(), Catch::Contains("self-loop"));
     }
 }

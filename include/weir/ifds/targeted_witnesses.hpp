@@ -61,7 +61,7 @@ struct targeted_witness_stats {
     std::uint64_t contexts = 0;        ///< contexts of the closure
     std::uint64_t chain_contexts = 0;  ///< contexts on the prefix chains (seeds excluded)
     std::uint64_t passes = 0;          ///< restricted tabulations run (one per doubling of the closure)
-    std::uint64_t missing = 0;         ///< targets (and chain edges) left without a witness: the budget ran out
+    std::uint64_t missing = 0;         ///< wanted path edges (targets', chains' caller edges) left underived: the budget ran out
     std::uint64_t bytes = 0;           ///< the largest the builder's own tables grew
     double seconds = 0;                ///< the whole construction
 };
@@ -142,10 +142,12 @@ public:
     /// solver returned for `L`'s seeds. Targets whose fact does not hold get
     /// no witness. Fails with `invalid_argument` for a layout without its
     /// per-row CSR, a short bitset, or bits that no solve of `L` gives (a
-    /// context no seed reaches, a target without a derivation); with
+    /// target's context that no seed reaches, a context without its
+    /// self-loop, a target without a derivation in the whole closure); with
     /// `out_of_memory` when the fixed tables alone exceed `opt.memory_budget`
-    /// or the host runs out. Past the budget otherwise, it keeps the
-    /// witnesses found so far (`stats().missing` counts the rest).
+    /// or the host runs out. Where the closure would grow past the budget,
+    /// it stops there and keeps the witnesses found so far
+    /// (`stats().missing` counts the rest).
     static vyre::result<targeted_witnesses> create(const layout& L, std::span<const std::uint32_t> solution,
                                                    std::span<const std::pair<node_id, fact_id>> targets,
                                                    targeted_witness_options opt = {}) {
@@ -198,10 +200,11 @@ private:
         fixed_ += bytes;
         update();
     }
-    /// The bytes held now (fixed tables, the closure's table and records, `more`);
-    /// past the budget, throws `memory_budget_exceeded`.
-    void update(std::uint64_t more = 0) {
-        const std::uint64_t held = fixed_ + table_.bytes() + records_.capacity() * sizeof(detail::pe_record) + more;
+    /// The bytes held now (fixed tables, the closure's table and records);
+    /// past the budget, throws `memory_budget_exceeded` (only the fixed
+    /// tables can get here past it: `close` keeps the closure within it).
+    void update() {
+        const std::uint64_t held = fixed_ + table_.bytes() + records_.capacity() * sizeof(detail::pe_record);
         stats_.bytes = std::max(stats_.bytes, held);
         if (budget_ != 0 && held > budget_) throw memory_budget_exceeded{held, budget_};
     }
@@ -304,7 +307,7 @@ private:
                             for (std::uint32_t w = v; w != target;) {
                                 const auto [next, h] = from_[w];
                                 hops_[next] = h;
-                                ctx_state_[next] = chained;
+                                ctx_state_[next] |= chained;
                                 w = next;
                             }
                             return {};
@@ -382,21 +385,28 @@ private:
         return false;
     }
 
-    /// The bytes the builder would hold with a closure of twice the size now
-    /// (the table grows by doubling) and a record for each of its edges.
+    /// At most the bytes the builder holds from here to the end, with a
+    /// closure 64 edges larger than now: the table after its next doubling,
+    /// the work, and for each closure edge a record (in a vector that grows
+    /// by doubling), its index entry, and the restricted tabulation's work
+    /// and call entries; per closure context its call and exit lists.
     std::uint64_t projected(const closure_work& work) const {
-        return fixed_ + 2 * table_.bytes() + 2 * table_.size() * sizeof(detail::pe_record) + work.size() * sizeof(work[0]);
+        const std::uint64_t edges = table_.size() + 64;
+        return fixed_ + 2 * table_.bytes() + edges * (2 * sizeof(detail::pe_record) + 40) +
+               work.size() * sizeof(work[0]) + contexts_.size() * 64;
     }
 
-    /// Grows the closure from `work` (nearest first: a derivation that
-    /// carries one fact along, as taint through a callee does, is found
-    /// before the alternatives that change facts) until the table holds
-    /// `limit` path edges; true when the work ran out (the closure is whole).
+    /// Grows the closure from `work` (nearest first, a heuristic: a
+    /// derivation that carries one fact along, as taint through a callee
+    /// does, tends to be found before the alternatives that change facts)
+    /// until the table holds `limit` path edges (or a few more); false there
+    /// or where the budget stops it, true when the work ran out (the closure
+    /// is whole).
     bool close(closure_work& work, std::size_t limit) {
         const layout& L = *L_;
         while (!work.empty()) {
             if (table_.size() >= limit) return false;
-            if (budget_ != 0 && (table_.size() & 0x3ff) == 0 && projected(work) > budget_) {
+            if (budget_ != 0 && projected(work) > budget_) {
                 exhausted_ = true;  // the records of a closure this size would not fit
                 return false;
             }
@@ -453,7 +463,10 @@ private:
         std::uint32_t* v = table_.find(detail::row_start(*L_, n, c) + d);
         if (!v || *v != ~0u) return;
         *v = static_cast<std::uint32_t>(records_.size());
-        if (records_.size() == records_.capacity()) update(std::max<std::size_t>(records_.capacity(), 16) * sizeof(detail::pe_record));
+        if (records_.size() == records_.capacity())
+            stats_.bytes = std::max<std::uint64_t>(stats_.bytes, fixed_ + table_.bytes() +
+                                                                     2 * std::max<std::size_t>(records_.capacity(), 16) *
+                                                                         sizeof(detail::pe_record));
         records_.push_back(detail::pe_record{n, c, d, kind, pred, pred2, ce});
         work.push_back(*v);
     }
