@@ -166,8 +166,7 @@ layout<F> make_layout(const problem<F>& pb) {
     for (std::size_t i = 0; i < g.seeds.size(); ++i) {
         const auto& s = g.seeds[i];
         const std::uint32_t p = L.node_proc[s.node];
-        const std::uint32_t d = ifds::detail::local_index(
-            std::span<const fact_id>(L.proc_facts.data() + L.proc_fact_off[p], L.fact_count(p)), s.fact);
+        const std::uint32_t d = ifds::detail::local_fact(L, p, s.fact);
         std::size_t lo = 0, hi = L.seed_node.size();  // (node, fact) ascending
         while (lo < hi) {
             const std::size_t mid = (lo + hi) / 2;

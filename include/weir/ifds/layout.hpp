@@ -106,6 +106,21 @@ struct layout {
 };
 
 namespace detail {
+/// "No such index" marker (a fact outside a fact set).
+inline constexpr std::uint32_t no_index = ~0u;
+
+/// Local index of global fact `g` in the sorted fact set `set`, or `no_index`.
+inline std::uint32_t local_index(std::span<const fact_id> set, fact_id g) {
+    auto it = std::lower_bound(set.begin(), set.end(), g);
+    if (it == set.end() || *it != g) return no_index;
+    return static_cast<std::uint32_t>(it - set.begin());
+}
+
+/// Local index of global fact `g` in procedure `p`'s fact set, or `no_index`.
+inline std::uint32_t local_fact(const layout& L, std::uint32_t p, fact_id g) {
+    return local_index(std::span<const fact_id>(L.proc_facts.data() + L.proc_fact_off[p], L.fact_count(p)), g);
+}
+
 /// The first bit of row (node n, context c) in the path-edge bitset.
 inline std::uint64_t row_start(const layout& L, std::uint32_t n, std::uint32_t c) {
     return std::uint64_t(L.pe_word[n]) * 32 + std::uint64_t(c) * L.node_fact_count[n];

@@ -22,9 +22,6 @@ namespace weir::ifds {
 
 namespace detail {
 
-/// "No such index" marker used by the layout builder.
-inline constexpr std::uint32_t no_index = ~0u;
-
 /// A small open-addressing hash set of 64-bit keys (linear probing; the key
 /// `~0` is reserved). Used for (procedure, fact) membership while the fact
 /// sets grow.
@@ -125,13 +122,6 @@ struct relation_scratch {
     std::vector<fact_id> kill;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> extras;
 };
-
-/// Local index of global fact `g` in the sorted fact set `set`, or `no_index`.
-inline std::uint32_t local_index(std::span<const fact_id> set, fact_id g) {
-    auto it = std::lower_bound(set.begin(), set.end(), g);
-    if (it == set.end() || *it != g) return no_index;
-    return static_cast<std::uint32_t>(it - set.begin());
-}
 
 /// The gen and pair terms of `ff` as local (source, target) pairs into
 /// `s.extras`, sorted and without duplicates; terms naming a fact outside

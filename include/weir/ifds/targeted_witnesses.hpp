@@ -195,6 +195,11 @@ private:
         return sol_[b >> 5] >> (b & 31) & 1u;
     }
     std::uint32_t context(std::uint32_t n, std::uint32_t c) const { return L_->proc_fact_off[L_->node_proc[n]] + c; }
+    /// The procedure of context `x` (every procedure has at least the zero fact).
+    std::uint32_t proc_of(std::uint32_t x) const {
+        const auto& off = L_->proc_fact_off;
+        return static_cast<std::uint32_t>(std::upper_bound(off.begin(), off.end(), x) - off.begin() - 1);
+    }
     /// Counts `bytes` more of fixed tables, then checks the budget.
     void charge(std::uint64_t bytes) {
         fixed_ += bytes;
@@ -223,12 +228,8 @@ private:
         std::vector<std::uint64_t> wanted;  // path edges the witnesses need recorded
         for (const auto& [n, f] : targets) {
             if (n >= L.num_nodes) continue;
-            const std::uint32_t p = L.node_proc[n];
-            const auto* b = L.proc_facts.data() + L.proc_fact_off[p];
-            const auto* e = L.proc_facts.data() + L.proc_fact_off[p + 1];
-            const auto* it = std::lower_bound(b, e, f);
-            if (it == e || *it != f) continue;
-            const auto d = static_cast<std::uint32_t>(it - b);
+            const std::uint32_t d = detail::local_fact(L, L.node_proc[n], f);
+            if (d == detail::no_index) continue;
             for (std::uint32_t c = 0; c < L.node_fact_count[n]; ++c)
                 if (holds(n, c, d)) {
                     VYRE_TRY(chain_to_seed(context(n, c)));
@@ -243,7 +244,7 @@ private:
                 add(hops_[x].site, hops_[x].c, hops_[x].d, work, true);
                 wanted.push_back(detail::row_start(L, hops_[x].site, hops_[x].c) + hops_[x].d);
             }
-        // Grow the closure breadth-first from them, and try the restricted
+        // Grow the closure nearest first from them, and try the restricted
         // tabulation each time it has doubled: a derivation of every wanted
         // edge usually lies in a small part of the whole closure.
         reverse_edges();
@@ -289,8 +290,7 @@ private:
         stamp_[target] = search_;
         for (std::size_t qi = 0; qi < queue.size(); ++qi) {
             const std::uint32_t u = queue[qi];
-            const std::uint32_t q = static_cast<std::uint32_t>(
-                std::upper_bound(L.proc_fact_off.begin(), L.proc_fact_off.end(), u) - L.proc_fact_off.begin() - 1);
+            const std::uint32_t q = proc_of(u);
             const std::uint32_t d3 = u - L.proc_fact_off[q];
             for (std::uint32_t k = L.callers_off[q]; k < L.callers_off[q + 1]; ++k) {
                 const std::uint32_t ce = L.callers_ce[k], m = L.ce_site[ce], Fm = L.node_fact_count[m];
@@ -495,8 +495,7 @@ private:
         ctx_rid_.assign(ctx_state_.size(), ~0u);
         std::vector<std::uint32_t> work;
         for (std::uint32_t x : contexts_) {
-            const std::uint32_t q = static_cast<std::uint32_t>(
-                std::upper_bound(L.proc_fact_off.begin(), L.proc_fact_off.end(), x) - L.proc_fact_off.begin() - 1);
+            const std::uint32_t q = proc_of(x);
             const std::uint32_t c = x - L.proc_fact_off[q];
             derive(L.proc_start[q], c, c, detail::pe_origin::seed, ~0u, ~0u, ~0u, work);
             const std::uint32_t* self = table_.find(detail::row_start(L, L.proc_start[q], c) + c);

@@ -44,11 +44,8 @@ template <class Usable>
 std::uint32_t first_record_of(const layout& L, std::span<const std::pair<std::uint64_t, std::uint32_t>> index, node_id n,
                               fact_id global_fact, Usable&& usable) {
     if (n >= L.num_nodes) return ~0u;
-    const std::uint32_t p = L.node_proc[n];
-    const std::span<const fact_id> set(L.proc_facts.data() + L.proc_fact_off[p], L.fact_count(p));
-    auto it = std::lower_bound(set.begin(), set.end(), global_fact);
-    if (it == set.end() || *it != global_fact) return ~0u;
-    const std::uint32_t d = static_cast<std::uint32_t>(it - set.begin());
+    const std::uint32_t d = local_fact(L, L.node_proc[n], global_fact);
+    if (d == no_index) return ~0u;
     std::uint32_t best = ~0u;
     for (std::uint32_t c = 0; c < L.node_fact_count[n]; ++c) {
         if (!usable(c)) continue;

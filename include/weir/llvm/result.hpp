@@ -23,12 +23,8 @@ public:
     bool holds(std::uint32_t n, weir::ifds::fact_id f) const {
         const weir::ifds::layout& L = *L_;
         if (n >= L.num_nodes) return false;
-        const std::uint32_t p = L.node_proc[n];
-        const auto* b = L.proc_facts.data() + L.proc_fact_off[p];
-        const auto* e = L.proc_facts.data() + L.proc_fact_off[p + 1];
-        const auto* it = std::lower_bound(b, e, f);
-        if (it == e || *it != f) return false;
-        const auto d = static_cast<std::uint32_t>(it - b);
+        const std::uint32_t d = weir::ifds::detail::local_fact(L, L.node_proc[n], f);
+        if (d == weir::ifds::detail::no_index) return false;
         for (std::uint32_t c = 0; c < L.node_fact_count[n]; ++c) {
             const std::uint64_t bit = weir::ifds::detail::row_start(L, n, c) + d;
             if (bits_[bit / 32] >> (bit % 32) & 1u) return true;
