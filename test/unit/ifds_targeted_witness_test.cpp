@@ -154,37 +154,34 @@ TEST_CASE("targeted witnesses: a long call chain, a budget, bits no solve gives"
         }
         CHECK(partial > 0);
     }
+    // Bits that no solve gives: create refuses them, naming why.
+    auto set_bit = [&](node_id n, std::uint32_t c, std::uint32_t d, bool on) {
+        const std::uint64_t b = detail::row_start(L, n, c) + d;
+        if (on) bits[b / 32] |= 1u << (b % 32);
+        else bits[b / 32] &= ~(1u << (b % 32));
+    };
+    auto refused = [&](target t, const char* why) {
+        auto tw = targeted_witnesses::create(L, bits, std::span(&t, 1));
+        REQUIRE_FALSE(tw);
+        CHECK(tw.error().code() == vyre::error_code::invalid_argument);
+        CHECK_THAT(tw.error().message(), Catch::Contains(why));
+    };
     SECTION("a short bitset, and a path edge no solve derives") {
         const target t{pb.procs[0].exit, 1};
         auto shorter = targeted_witnesses::create(L, std::span(bits.data(), bits.size() / 2), std::span(&t, 1));
         REQUIRE_FALSE(shorter);
         CHECK(shorter.error().code() == vyre::error_code::invalid_argument);
         // x at the start of p0: no edge generates it there.
-        const std::uint64_t b = detail::row_start(L, pb.procs[0].start, 0) + 1;
-        bits[b / 32] |= 1u << (b % 32);
-        const target bad{pb.procs[0].start, 1};
-        auto tw = targeted_witnesses::create(L, bits, std::span(&bad, 1));
-        REQUIRE_FALSE(tw);
-        CHECK(tw.error().code() == vyre::error_code::invalid_argument);
-        CHECK_THAT(tw.error().message(), Catch::Contains("not a solve's"));
+        set_bit(pb.procs[0].start, 0, 1, true);
+        refused({pb.procs[0].start, 1}, "not a solve's");
     }
     SECTION("a target's context that no seed reaches") {
         // The self-loop of p1's context x: no caller passes x into p1.
-        const std::uint64_t b = detail::row_start(L, pb.procs[1].start, 1) + 1;
-        bits[b / 32] |= 1u << (b % 32);
-        const target bad{pb.procs[1].start, 1};
-        auto tw = targeted_witnesses::create(L, bits, std::span(&bad, 1));
-        REQUIRE_FALSE(tw);
-        CHECK(tw.error().code() == vyre::error_code::invalid_argument);
-        CHECK_THAT(tw.error().message(), Catch::Contains("no seed reaches"));
+        set_bit(pb.procs[1].start, 1, 1, true);
+        refused({pb.procs[1].start, 1}, "no seed reaches");
     }
     SECTION("a callee context without its self-loop") {
-        const std::uint64_t b = detail::row_start(L, pb.procs[1].start, 0);
-        bits[b / 32] &= ~(1u << (b % 32));
-        const target t{pb.procs[0].exit, 1};
-        auto tw = targeted_witnesses::create(L, bits, std::span(&t, 1));
-        REQUIRE_FALSE(tw);
-        CHECK(tw.error().code() == vyre::error_code::invalid_argument);
-        CHECK_THAT(tw.error().message(), Catch::Contains("self-loop"));
+        set_bit(pb.procs[1].start, 0, 0, false);
+        refused({pb.procs[0].exit, 1}, "self-loop");
     }
 }
