@@ -201,6 +201,7 @@ int cmd_analyze(int argc, char** argv) {
         auto module = weir::llvm::load_module(load, ctx);
         const double load_s = seconds_since(t);
         bar.phase("points-to, building the problem");
+        opt.layout_form = intra_form_for(backend);  // per edge where the row-wise solve runs
         weir::llvm::analysis_session session(*module, opt);
         if (!emit_ifds.empty() && !write_problem(bar, emit_ifds, weir::ifds::print_problem(session.problem())))
             return exit_invalid;

@@ -86,7 +86,7 @@ analysis_session::analysis_session(const ::llvm::Module& m, const analyze_option
     }
     d_->times.construction = since(t);
     t = std::chrono::steady_clock::now();
-    d_->L = weir::ifds::make_layout(d_->compiled.problem);
+    d_->L = weir::ifds::make_layout(d_->compiled.problem, opt.layout_form);
     d_->times.layout = since(t);
     for (const ::llvm::Function& f : m) {
         if (f.isDeclaration()) continue;

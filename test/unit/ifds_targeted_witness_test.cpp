@@ -2,8 +2,8 @@
 // problems, every holding (node, fact) asked for gets a path that the
 // independent checker accepts, alone or with every other target at once;
 // facts that do not hold get none; and the builder records fewer path edges
-// than the whole solve. Plus the long chain, the budget and bits that no
-// solve gives.
+// than the whole solve; the same from a layout with its edges per edge.
+// Plus the long chain, the budget and bits that no solve gives.
 
 #include <catch2/catch.hpp>
 
@@ -31,14 +31,16 @@ TEST_CASE("targeted witnesses: one target at a time and all at once", "[ifds][wi
         const problem pb = weir::test::random_problem(seed, weir::test::varied_options(seed));
         const solution truth = weir::test::brute_force_solve(pb);
         const layout L = make_layout(pb);
+        const layout P = make_layout(pb, intra_form::per_edge);  // the same rows, the edges per edge
         const auto solved = tabulation_solver(L).solve().value();
         std::vector<target> holding;
         for (node_id n = 0; n < pb.nodes.size(); ++n)
             for (fact_id f = 0; f < pb.fact_count(); ++f) {
                 INFO("seed " << seed << " node " << pb.nodes[n].name << " fact " << pb.fact_name(f));
                 const target t{n, f};
-                // Odd nodes: the restricted tabulation tried from the first doubling on.
-                auto tw = targeted_witnesses::create(L, solved.path_edges, std::span(&t, 1),
+                // Odd nodes: the restricted tabulation tried from the first
+                // doubling on; every third node: the per-edge layout.
+                auto tw = targeted_witnesses::create(n % 3 ? L : P, solved.path_edges, std::span(&t, 1),
                                                      {.first_pass_edges = n % 2 ? 1u : 1u << 16});
                 REQUIRE(tw.has_value());
                 if (n % 2) passes += tw->stats().passes - 1;
@@ -58,13 +60,16 @@ TEST_CASE("targeted witnesses: one target at a time and all at once", "[ifds][wi
         // All at once: with the whole closure, and tried from its first edge on.
         auto all = targeted_witnesses::create(L, solved.path_edges, holding);
         auto early = targeted_witnesses::create(L, solved.path_edges, holding, {.first_pass_edges = 1});
+        auto by_edge = targeted_witnesses::create(P, solved.path_edges, holding);
         REQUIRE(all.has_value());
         REQUIRE(early.has_value());
+        REQUIRE(by_edge.has_value());
         CHECK(all->stats().passes == 1);
         CHECK(early->stats().closure_edges <= all->stats().closure_edges);
+        CHECK(by_edge->stats().closure_edges == all->stats().closure_edges);  // the same edges, either form
         for (const auto& [n, f] : holding) {
             INFO("seed " << seed << " node " << pb.nodes[n].name << " fact " << pb.fact_name(f) << " (all targets)");
-            for (const auto* tw : {&*all, &*early}) {
+            for (const auto* tw : {&*all, &*early, &*by_edge}) {
                 const auto w = tw->witness(n, f);
                 REQUIRE(w);
                 REQUIRE_FALSE(check_path(pb, *w, n, f).has_value());

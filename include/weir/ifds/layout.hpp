@@ -121,6 +121,37 @@ inline std::uint32_t local_fact(const layout& L, std::uint32_t p, fact_id g) {
     return local_index(std::span<const fact_id>(L.proc_facts.data() + L.proc_fact_off[p], L.fact_count(p)), g);
 }
 
+/// Calls `fn(t, d2)` for each intraprocedural or call-to-return edge from
+/// (node n, local fact d) to (t, d2), in either of the layout's forms
+/// (`intra_form`). For readers that visit a few rows (witnesses); the
+/// solvers read their own form directly.
+template <class Fn>
+inline void for_each_intra_target(const layout& L, std::uint32_t n, std::uint32_t d, Fn&& fn) {
+    if (L.has_intra_rows()) {
+        const std::uint32_t row = L.row_base[n] + d;
+        for (std::uint32_t i = L.intra_off[row]; i < L.intra_off[row + 1]; ++i) fn(L.intra_node[i], L.intra_fact[i]);
+        return;
+    }
+    for (std::uint32_t e = L.intra_edge_off[n]; e < L.intra_edge_off[n + 1]; ++e) {
+        const std::uint32_t t = L.intra_edge_dst[e];
+        if (L.intra_edge_mask[L.intra_edge_mask_off[e] + d / 32] >> (d % 32) & 1u) fn(t, d);
+        for (std::uint32_t k = L.intra_edge_x_off[e]; k < L.intra_edge_x_off[e + 1]; ++k)
+            if (L.intra_edge_x_src[k] == d) fn(t, L.intra_edge_x_dst[k]);
+    }
+}
+
+/// Calls `fn(t)` for each node t that an intraprocedural or call-to-return
+/// edge from node n reaches with some fact, in either form (a node may come
+/// more than once).
+template <class Fn>
+inline void for_each_intra_successor(const layout& L, std::uint32_t n, Fn&& fn) {
+    if (L.has_intra_rows()) {
+        for (std::uint32_t i = L.intra_off[L.row_base[n]]; i < L.intra_off[L.row_base[n + 1]]; ++i) fn(L.intra_node[i]);
+        return;
+    }
+    for (std::uint32_t e = L.intra_edge_off[n]; e < L.intra_edge_off[n + 1]; ++e) fn(L.intra_edge_dst[e]);
+}
+
 /// The first bit of row (node n, context c) in the path-edge bitset.
 inline std::uint64_t row_start(const layout& L, std::uint32_t n, std::uint32_t c) {
     return std::uint64_t(L.pe_word[n]) * 32 + std::uint64_t(c) * L.node_fact_count[n];

@@ -134,16 +134,17 @@ private:
 } // namespace detail
 
 /// Witnesses for chosen targets of a solved layout (see the file comment).
-/// The layout must outlive it and keep its per-row CSR (`make_layout(pb)`).
+/// The layout must outlive it; its intraprocedural edges may be in either
+/// form (`intra_form`: per row, or per edge as the row-wise solve reads them).
 class targeted_witnesses {
 public:
     /// Builds witnesses for `targets` (node, global fact) from `solution`,
     /// the path-edge bitset (`L.pe_words` words, every node's rows) that a
     /// solver returned for `L`'s seeds. Targets whose fact does not hold get
-    /// no witness. Fails with `invalid_argument` for a layout without its
-    /// per-row CSR, a short bitset, or bits that no solve of `L` gives (a
-    /// target's context that no seed reaches, a context without its
-    /// self-loop, a target without a derivation in the whole closure); with
+    /// no witness. Fails with `invalid_argument` for a short bitset, or bits
+    /// that no solve of `L` gives (a target's context that no seed reaches, a
+    /// context without its self-loop, a target without a derivation in the
+    /// whole closure); with
     /// `out_of_memory` when the fixed tables alone exceed `opt.memory_budget`
     /// or the host runs out. Where the closure would grow past the budget,
     /// it stops there and keeps the witnesses found so far
@@ -151,7 +152,6 @@ public:
     static vyre::result<targeted_witnesses> create(const layout& L, std::span<const std::uint32_t> solution,
                                                    std::span<const std::pair<node_id, fact_id>> targets,
                                                    targeted_witness_options opt = {}) {
-        VYRE_TRY(check_intra_rows(L, "targeted_witnesses"));
         if (solution.size() < L.pe_words)
             return vyre::fail(vyre::error_code::invalid_argument,
                               "targeted_witnesses: the solution has " + std::to_string(solution.size()) +
@@ -355,12 +355,12 @@ private:
         std::vector<std::uint32_t> seen(N, ~0u);
         pred_off_.assign(N + 1, 0);
         auto each_target = [&](std::uint32_t m, auto&& fn) {
-            for (std::uint32_t row = L.row_base[m]; row < L.row_base[m + 1]; ++row)
-                for (std::uint32_t i = L.intra_off[row]; i < L.intra_off[row + 1]; ++i)
-                    if (const std::uint32_t t = L.intra_node[i]; seen[t] != m) {
-                        seen[t] = m;
-                        fn(t);
-                    }
+            detail::for_each_intra_successor(L, m, [&](std::uint32_t t) {
+                if (seen[t] != m) {
+                    seen[t] = m;
+                    fn(t);
+                }
+            });
         };
         for (std::uint32_t m = 0; m < N; ++m) each_target(m, [&](std::uint32_t t) { ++pred_off_[t + 1]; });
         for (std::uint32_t n = 0; n < N; ++n) pred_off_[n + 1] += pred_off_[n];
@@ -377,12 +377,11 @@ private:
         for (std::uint32_t ce = 0; ce < L.ce_retsite.size(); ++ce) ret_ce_[fill[L.ce_retsite[ce]]++] = ce;
     }
 
-    /// True when the CSR range [b, e) of (node, fact) entries holds (n, d).
-    static bool has_target(std::span<const std::uint32_t> node, std::span<const std::uint32_t> fact, std::uint32_t b,
-                           std::uint32_t e, std::uint32_t n, std::uint32_t d) {
-        for (std::uint32_t i = b; i < e; ++i)
-            if (node[i] == n && fact[i] == d) return true;
-        return false;
+    /// True when an intraprocedural edge leads from (m, d1) to (n, d).
+    bool has_target(std::uint32_t m, std::uint32_t d1, std::uint32_t n, std::uint32_t d) const {
+        bool found = false;
+        detail::for_each_intra_target(*L_, m, d1, [&](std::uint32_t t, std::uint32_t d2) { found |= t == n && d2 == d; });
+        return found;
     }
 
     /// At most the bytes the builder holds from here to the end, with a
@@ -422,9 +421,7 @@ private:
                                                                     detail::chunk_len(F, j));
                          bits; bits &= bits - 1) {
                         const std::uint32_t d1 = 32 * j + static_cast<std::uint32_t>(__builtin_ctz(bits));
-                        const std::uint32_t row = L.row_base[m] + d1;
-                        if (has_target(L.intra_node, L.intra_fact, L.intra_off[row], L.intra_off[row + 1], n, d))
-                            add(m, c, d1, work, d1 == d || d1 == 0);
+                        if (has_target(m, d1, n, d)) add(m, c, d1, work, d1 == d || d1 == 0);
                     }
             }
             // Returns into n: the caller path edge at the site and the callee's
@@ -507,8 +504,9 @@ private:
             work.pop_back();
             const detail::pe_record r = records_[rid];
             const std::uint32_t n = r.n, c = r.c, d = r.d, row = L.row_base[n] + d;
-            for (std::uint32_t i = L.intra_off[row]; i < L.intra_off[row + 1]; ++i)
-                derive(L.intra_node[i], c, L.intra_fact[i], detail::pe_origin::intra, rid, ~0u, ~0u, work);
+            detail::for_each_intra_target(L, n, d, [&](std::uint32_t t, std::uint32_t d2) {
+                derive(t, c, d2, detail::pe_origin::intra, rid, ~0u, ~0u, work);
+            });
             if (L.node_kind[n] & kind_call_site)
                 for (std::uint32_t i = L.call_off[row]; i < L.call_off[row + 1]; ++i) {
                     const std::uint32_t ce = L.call_ce[i], q = L.ce_callee[ce];

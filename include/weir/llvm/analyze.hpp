@@ -42,6 +42,10 @@ struct analyze_options {
     /// Past it the findings come without sources and traces, and
     /// `analysis_session::notes` says so.
     std::uint64_t witness_budget = 0;
+    /// The form of the layout's intraprocedural edges: `per_row` (the
+    /// default) serves every solver; `per_edge` only the row-wise solve of
+    /// the host backends (`cpu`, `cpu-ref`), in less time and memory.
+    weir::ifds::intra_form layout_form = weir::ifds::intra_form::per_row;
 };
 
 /// Seconds spent in each phase of a session.
@@ -60,7 +64,8 @@ public:
     analysis_session(analysis_session&&) noexcept;
     analysis_session& operator=(analysis_session&&) noexcept;
 
-    /// The weir problem's layout: solve it with any solver.
+    /// The weir problem's layout: solve it with any solver (with the
+    /// row-wise solve only, when made `per_edge`: `analyze_options::layout_form`).
     const weir::ifds::layout& layout() const;
     /// The weir problem (names: `p<procedure>`, `n<node>`, `f<fact>`).
     const weir::ifds::problem& problem() const;
