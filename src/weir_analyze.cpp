@@ -4,11 +4,12 @@
 //
 //   weir analyze [--analysis taint|uninit|lca] [--config FILE|libc] [--entry NAME]... [-p DIR]
 //                [--backend tabulation|cpu-ref|cpu|cuda] [--format text|json|sarif]
-//                [--witness] [--stats] [--fail-on-findings] [--emit-ifds FILE] INPUT... [-- CLANG_FLAGS...]
+//                [--witness] [--stats] [--fail-on-findings] [--emit-ifds FILE] [--witness-budget SIZE]
+//                INPUT... [-- CLANG_FLAGS...]
 //
-// stdout: the findings; stderr: errors, --stats, a progress line on a terminal.
+// stdout: the findings; stderr: errors, --stats, notes, a progress line on a terminal.
 // Exit status: 0 success (whatever was found), 1 findings with --fail-on-findings,
-// 2 bad input or usage, 4 the backend's device is missing.
+// 2 bad input or usage, 3 out of memory, 4 the backend's device is missing.
 
 #include <unistd.h>
 
@@ -120,7 +121,7 @@ int cmd_analyze(int argc, char** argv) {
     weir::llvm::load_options load;
     weir::llvm::analyze_options opt;
     std::string backend = "cpu", format = "text", emit_ifds;
-    bool stats = false, fail_on_findings = false;
+    bool stats = false, fail_on_findings = false, witness_budget_given = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> std::optional<std::string> {
@@ -166,6 +167,12 @@ int cmd_analyze(int argc, char** argv) {
             else return usage("--points-to is inclusion, unification or auto");
         } else if (a == "--witness") {
             opt.witness = true;
+        } else if (a == "--witness-budget") {
+            auto v = value();
+            auto n = v ? parse_size(*v) : std::nullopt;
+            if (!n) return usage("--witness-budget needs a size such as 268435456, 512M or 4G");
+            opt.witness_budget = *n ? *n : ~std::uint64_t{0};  // 0: no limit
+            witness_budget_given = true;
         } else if (a == "--stats") {
             stats = true;
         } else if (a == "--fail-on-findings") {
@@ -185,6 +192,7 @@ int cmd_analyze(int argc, char** argv) {
     if (opt.analysis == "lca") {
         if (format == "sarif") return usage("--format sarif is for findings; lca prints values (text or json)");
         if (opt.witness) return usage("--witness is for findings; lca prints values");
+        if (witness_budget_given) return usage("--witness-budget is for findings; lca prints values");
         if (fail_on_findings) return usage("--fail-on-findings is for findings; lca prints values");
     }
 

@@ -59,7 +59,7 @@ constexpr const char* usage_text =
     "       weir analyze [--analysis taint|uninit|lca] [--config FILE|libc] [--entry NAME]... [-p DIR]\n"
     "                    [--backend B] [--format text|json|sarif] [--witness] [--stats]\n"
     "                    [--fail-on-findings] [--points-to inclusion|unification|auto]\n"
-    "                    [--emit-ifds FILE]\n"
+    "                    [--emit-ifds FILE] [--witness-budget SIZE]\n"
     "                    INPUT... [-- CLANG_FLAGS...]\n"
     "       weir --help | weir solve --help | weir analyze --help | weir --version\n"
     "  default backend: cpu (all backends print the same result)\n"
@@ -84,6 +84,7 @@ int weir_cli::help() {
 namespace {
 using weir_cli::usage;
 using weir_cli::help;
+using weir_cli::parse_size;
 
 struct options {
     std::string file;
@@ -93,28 +94,6 @@ struct options {
     bool stats = false;
     std::uint64_t memory_budget = 0;  ///< bytes for the solver (0: no limit)
 };
-
-/// Parses `123`, `64K`, `512M`, `2G`, `1T` (powers of 1024) into bytes.
-std::optional<std::uint64_t> parse_size(const std::string& s) {
-    std::size_t i = 0;
-    std::uint64_t v = 0;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-        if (v > (~std::uint64_t{0} - 9) / 10) return std::nullopt;
-        v = v * 10 + static_cast<std::uint64_t>(s[i++] - '0');
-    }
-    if (i == 0) return std::nullopt;
-    unsigned shift = 0;
-    if (i < s.size()) {
-        const std::string unit = s.substr(i);
-        if (unit == "K" || unit == "k") shift = 10;
-        else if (unit == "M" || unit == "m") shift = 20;
-        else if (unit == "G" || unit == "g") shift = 30;
-        else if (unit == "T" || unit == "t") shift = 40;
-        else return std::nullopt;
-    }
-    if (shift && v > (~std::uint64_t{0} >> shift)) return std::nullopt;
-    return v << shift;
-}
 
 /// The huge-page hints' state for --stats: `on`, `off`, or `unmeasured` (no
 /// allocation was large enough to ask; vyre/core/huge_pages.hpp).
@@ -166,6 +145,27 @@ static bool runs_rows() {
     B backend;
     weir::vyre_resident_ifds<B> d(backend);
     return runs_row_solve(d);
+}
+
+std::optional<std::uint64_t> weir_cli::parse_size(const std::string& s) {
+    std::size_t i = 0;
+    std::uint64_t v = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+        if (v > (~std::uint64_t{0} - 9) / 10) return std::nullopt;
+        v = v * 10 + static_cast<std::uint64_t>(s[i++] - '0');
+    }
+    if (i == 0) return std::nullopt;
+    unsigned shift = 0;
+    if (i < s.size()) {
+        const std::string unit = s.substr(i);
+        if (unit == "K" || unit == "k") shift = 10;
+        else if (unit == "M" || unit == "m") shift = 20;
+        else if (unit == "G" || unit == "g") shift = 30;
+        else if (unit == "T" || unit == "t") shift = 40;
+        else return std::nullopt;
+    }
+    if (shift && v > (~std::uint64_t{0} >> shift)) return std::nullopt;
+    return v << shift;
 }
 
 weir::ifds::intra_form weir_cli::intra_form_for(const std::string& backend) {

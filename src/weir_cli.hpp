@@ -26,6 +26,9 @@ inline constexpr int exit_no_device = 4;  ///< the backend's device is missing o
 inline double seconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
+/// Parses `123`, `64K`, `512M`, `2G`, `1T` (powers of 1024) into bytes;
+/// nullopt when malformed or past 2^64.
+std::optional<std::uint64_t> parse_size(const std::string& s);
 /// A usage error on stderr; returns exit_invalid.
 int usage(const std::string& why);
 /// The usage on stdout; returns 0.

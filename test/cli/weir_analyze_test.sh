@@ -158,6 +158,21 @@ want = json.load(open(sys.argv[1]))["stats"]["path_edges"]
 got = int(re.search(r"path_edges=(\d+)", open(sys.argv[2]).read()).group(1))
 assert want == got and got > 0, (want, got)
 PY
+# ---- --witness-budget: past it, the finding without its sources and a note; 0: no limit
+for b in tabulation cpu; do
+  "$WEIR" analyze "$tmp/inj.c" --format json --backend "$b" --witness-budget 1 >"$tmp/wb.json" 2>"$tmp/wb.err"; rc=$?
+  python3 - "$tmp/wb.json" <<'PY' && [ $rc -eq 0 ] && grep -q "^weir: note: .*without sources" "$tmp/wb.err"
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+assert len(f) == 1 and f[0]["line"] == 8 and f[0]["sources"] == [], f
+PY
+  check "--witness-budget 1 on $b: the finding, no sources, a note" $? "rc=$rc $(cat "$tmp/wb.err")"
+done
+"$WEIR" analyze "$tmp/inj.c" --format json --witness-budget 0 >"$tmp/wb.json" 2>"$tmp/wb.err" &&
+  cmp -s "$tmp/wb.json" "$tmp/out.json" && [ ! -s "$tmp/wb.err" ]
+check "--witness-budget 0 (no limit): sources as by default" $? "$(cat "$tmp/wb.err")"
+expect_fail "--witness-budget needs a size" 2 "witness-budget needs a size" "$WEIR" analyze "$tmp/inj.c" --witness-budget 12X
+expect_fail "--witness-budget without a value" 2 "witness-budget" "$WEIR" analyze "$tmp/inj.c" --witness-budget
 expect_fail "--emit-ifds to an unwritable path" 2 "cannot write" "$WEIR" analyze "$tmp/inj.c" --emit-ifds "$tmp/no/such/dir/p.ifds"
 
 # ---- bad input ------------------------------------------------------------------
@@ -189,6 +204,7 @@ head -1 "$tmp/lca.ide" | grep -q "^ide 1 linear" && "$WEIR" solve "$tmp/lca.ide"
 check "lca --emit-ifds writes an .ide problem that weir solve solves" $? "$(head -3 "$tmp/lca.ide")"
 expect_fail "lca refuses sarif" 2 "sarif" "$WEIR" analyze "$tmp/lca.c" --analysis lca --format sarif
 expect_fail "lca refuses --witness" 2 "witness" "$WEIR" analyze "$tmp/lca.c" --analysis lca --witness
+expect_fail "lca refuses --witness-budget" 2 "witness-budget" "$WEIR" analyze "$tmp/lca.c" --analysis lca --witness-budget 1M
 # cuda (both stages on the GPU, stage 2 as the IR kernels): the values of cpu where built and a GPU is
 # there, else status 4 (no device) or 2 (not built), saying so.
 "$WEIR" analyze "$tmp/lca.c" --analysis lca --backend cuda >"$tmp/lca-cuda-out" 2>"$tmp/lca-cuda"; st=$?
