@@ -171,7 +171,7 @@ int cmd_analyze(int argc, char** argv) {
             auto v = value();
             auto n = v ? parse_size(*v) : std::nullopt;
             if (!n) return usage("--witness-budget needs a size such as 268435456, 512M or 4G");
-            opt.witness_budget = *n ? *n : ~std::uint64_t{0};  // 0: no limit
+            opt.witness_budget = *n ? *n : weir::llvm::no_witness_limit;
             witness_budget_given = true;
         } else if (a == "--stats") {
             stats = true;

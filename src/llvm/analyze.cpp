@@ -22,6 +22,10 @@ namespace {
 double since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
+/// A witness budget for a note: MiB, or bytes below one.
+std::string budget_words(std::uint64_t b) {
+    return b >= (1u << 20) ? std::to_string(b >> 20) + " MiB" : std::to_string(b) + " bytes";
+}
 } // namespace
 
 struct analysis_session::impl {
@@ -138,10 +142,12 @@ std::vector<finding> analysis_session::findings(std::vector<std::uint32_t> bits)
             if (unexplained)
                 d_->notes.push_back(std::to_string(unexplained) + " of " + std::to_string(out.size()) +
                                     " findings come without sources and traces: their witnesses need more than " +
-                                    std::to_string(wo.memory_budget >> 20) + " MiB");
+                                    budget_words(wo.memory_budget));
         } else if (wb.error().code() == vyre::error_code::out_of_memory) {
-            d_->notes.push_back("the findings come without sources and traces: their witnesses need more than " +
-                                std::to_string(wo.memory_budget >> 20) + " MiB (" + wb.error().message() + ")");
+            d_->notes.push_back(std::string("the findings come without sources and traces: ") +
+                                (wo.memory_budget == no_witness_limit ? "the host ran out of memory for their witnesses"
+                                                               : "their witnesses need more than " + budget_words(wo.memory_budget)) +
+                                " (" + wb.error().message() + ")");
         } else {
             throw wb.error();
         }

@@ -2,7 +2,7 @@
 // problems, every holding (node, fact) asked for gets a path that the
 // independent checker accepts, alone or with every other target at once;
 // facts that do not hold get none; and the builder records fewer path edges
-// than the whole solve; the same from a layout with its edges per edge.
+// than the whole solve; the same witnesses from a layout with its edges per edge.
 // Plus the long chain, the budget and bits that no solve gives.
 
 #include <catch2/catch.hpp>
@@ -74,6 +74,8 @@ TEST_CASE("targeted witnesses: one target at a time and all at once", "[ifds][wi
                 REQUIRE(w);
                 REQUIRE_FALSE(check_path(pb, *w, n, f).has_value());
             }
+            // Either form visits the edges in the same order: the same witness.
+            CHECK(format_witness(pb, *by_edge->witness(n, f)) == format_witness(pb, *all->witness(n, f)));
             ++together;
         }
         // Budgets below what all of them need: what comes back is a valid

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <vyre/core/result.hpp>
@@ -121,10 +122,19 @@ inline std::uint32_t local_fact(const layout& L, std::uint32_t p, fact_id g) {
     return local_index(std::span<const fact_id>(L.proc_facts.data() + L.proc_fact_off[p], L.fact_count(p)), g);
 }
 
+/// The positions [first, second) in `intra_edge_x_src` of per-edge edge
+/// `e`'s pairs (d, d') with source d (make_layout sorts them by (d, d')).
+inline std::pair<std::uint32_t, std::uint32_t> intra_pairs_from(const layout& L, std::uint32_t e, std::uint32_t d) {
+    const std::uint32_t* xs = L.intra_edge_x_src.data();
+    const auto [b, f] = std::equal_range(xs + L.intra_edge_x_off[e], xs + L.intra_edge_x_off[e + 1], d);
+    return {static_cast<std::uint32_t>(b - xs), static_cast<std::uint32_t>(f - xs)};
+}
+
 /// Calls `fn(t, d2)` for each intraprocedural or call-to-return edge from
 /// (node n, local fact d) to (t, d2), in either of the layout's forms
-/// (`intra_form`). For readers that visit a few rows (witnesses); the
-/// solvers read their own form directly.
+/// (`intra_form`), in the same order: by edge, then by d2. For readers that
+/// visit a few rows (witnesses, whose first derivations follow this order);
+/// the solvers read their own form directly.
 template <class Fn>
 inline void for_each_intra_target(const layout& L, std::uint32_t n, std::uint32_t d, Fn&& fn) {
     if (L.has_intra_rows()) {
@@ -134,10 +144,37 @@ inline void for_each_intra_target(const layout& L, std::uint32_t n, std::uint32_
     }
     for (std::uint32_t e = L.intra_edge_off[n]; e < L.intra_edge_off[n + 1]; ++e) {
         const std::uint32_t t = L.intra_edge_dst[e];
-        if (L.intra_edge_mask[L.intra_edge_mask_off[e] + d / 32] >> (d % 32) & 1u) fn(t, d);
-        for (std::uint32_t k = L.intra_edge_x_off[e]; k < L.intra_edge_x_off[e + 1]; ++k)
-            if (L.intra_edge_x_src[k] == d) fn(t, L.intra_edge_x_dst[k]);
+        // d -> d (the mask) in its place among the pairs d -> d' (d' != d)
+        bool keep = L.intra_edge_mask[L.intra_edge_mask_off[e] + d / 32] >> (d % 32) & 1u;
+        const auto [x0, x1] = intra_pairs_from(L, e, d);
+        for (std::uint32_t k = x0; k < x1; ++k) {
+            const std::uint32_t d2 = L.intra_edge_x_dst[k];
+            if (keep && d2 > d) fn(t, d), keep = false;
+            fn(t, d2);
+        }
+        if (keep) fn(t, d);
     }
+}
+
+/// True when an intraprocedural or call-to-return edge leads from (node m,
+/// local fact d1) to (n, d), in either form.
+inline bool has_intra_edge(const layout& L, std::uint32_t m, std::uint32_t d1, std::uint32_t n, std::uint32_t d) {
+    if (L.has_intra_rows()) {
+        const std::uint32_t row = L.row_base[m] + d1;
+        for (std::uint32_t i = L.intra_off[row]; i < L.intra_off[row + 1]; ++i)
+            if (L.intra_node[i] == n && L.intra_fact[i] == d) return true;
+        return false;
+    }
+    for (std::uint32_t e = L.intra_edge_off[m]; e < L.intra_edge_off[m + 1]; ++e) {
+        if (L.intra_edge_dst[e] != n) continue;
+        if (d1 == d) {
+            if (L.intra_edge_mask[L.intra_edge_mask_off[e] + d / 32] >> (d % 32) & 1u) return true;
+            continue;  // the pairs hold d -> d' with d' != d only
+        }
+        const auto [x0, x1] = intra_pairs_from(L, e, d1);
+        if (std::binary_search(L.intra_edge_x_dst.begin() + x0, L.intra_edge_x_dst.begin() + x1, d)) return true;
+    }
+    return false;
 }
 
 /// Calls `fn(t)` for each node t that an intraprocedural or call-to-return

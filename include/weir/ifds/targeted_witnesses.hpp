@@ -377,13 +377,6 @@ private:
         for (std::uint32_t ce = 0; ce < L.ce_retsite.size(); ++ce) ret_ce_[fill[L.ce_retsite[ce]]++] = ce;
     }
 
-    /// True when an intraprocedural edge leads from (m, d1) to (n, d).
-    bool has_target(std::uint32_t m, std::uint32_t d1, std::uint32_t n, std::uint32_t d) const {
-        bool found = false;
-        detail::for_each_intra_target(*L_, m, d1, [&](std::uint32_t t, std::uint32_t d2) { found |= t == n && d2 == d; });
-        return found;
-    }
-
     /// At most the bytes the builder holds from here to the end, with a
     /// closure 64 edges larger than now: the table after its next doubling,
     /// the work, and for each closure edge a record (in a vector that grows
@@ -421,7 +414,7 @@ private:
                                                                     detail::chunk_len(F, j));
                          bits; bits &= bits - 1) {
                         const std::uint32_t d1 = 32 * j + static_cast<std::uint32_t>(__builtin_ctz(bits));
-                        if (has_target(m, d1, n, d)) add(m, c, d1, work, d1 == d || d1 == 0);
+                        if (detail::has_intra_edge(L, m, d1, n, d)) add(m, c, d1, work, d1 == d || d1 == 0);
                     }
             }
             // Returns into n: the caller path edge at the site and the callee's

@@ -25,6 +25,9 @@
 
 namespace weir::llvm {
 
+/// `analyze_options::witness_budget` for no limit.
+inline constexpr std::uint64_t no_witness_limit = ~std::uint64_t{0};
+
 /// What to analyze and how.
 struct analyze_options {
     /// `taint` or `uninit`.
@@ -38,9 +41,9 @@ struct analyze_options {
     /// The points-to engine (default: inclusion-based up to 50,000 instructions, else unification-based).
     points_to_options points_to;
     /// Bytes the findings' witnesses (their sources and traces) may take;
-    /// 0: as many as the solution's path-edge bits, and at least 256 MiB.
-    /// Past it the findings come without sources and traces, and
-    /// `analysis_session::notes` says so.
+    /// 0: as many as the solution's path-edge bits, and at least 256 MiB;
+    /// `no_witness_limit`: no limit. Past it the findings come without
+    /// sources and traces, and `analysis_session::notes` says so.
     std::uint64_t witness_budget = 0;
     /// The form of the layout's intraprocedural edges: `per_row` (the
     /// default) serves every solver; `per_edge` only the row-wise solve of
