@@ -121,7 +121,7 @@ int cmd_analyze(int argc, char** argv) {
     weir::llvm::load_options load;
     weir::llvm::analyze_options opt;
     std::string backend = "cpu", format = "text", emit_ifds;
-    bool stats = false, fail_on_findings = false, witness_budget_given = false;
+    bool stats = false, fail_on_findings = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> std::optional<std::string> {
@@ -171,8 +171,7 @@ int cmd_analyze(int argc, char** argv) {
             auto v = value();
             auto n = v ? parse_size(*v) : std::nullopt;
             if (!n) return usage("--witness-budget needs a size such as 268435456, 512M or 4G");
-            opt.witness_budget = *n ? *n : weir::llvm::no_witness_limit;
-            witness_budget_given = true;
+            opt.witness_budget = *n ? *n : weir::llvm::no_witness_limit;  // so never 0 (the default) once given
         } else if (a == "--stats") {
             stats = true;
         } else if (a == "--fail-on-findings") {
@@ -192,7 +191,7 @@ int cmd_analyze(int argc, char** argv) {
     if (opt.analysis == "lca") {
         if (format == "sarif") return usage("--format sarif is for findings; lca prints values (text or json)");
         if (opt.witness) return usage("--witness is for findings; lca prints values");
-        if (witness_budget_given) return usage("--witness-budget is for findings; lca prints values");
+        if (opt.witness_budget != 0) return usage("--witness-budget is for findings; lca prints values");
         if (fail_on_findings) return usage("--fail-on-findings is for findings; lca prints values");
     }
 

@@ -144,10 +144,11 @@ std::vector<finding> analysis_session::findings(std::vector<std::uint32_t> bits)
                                     " findings come without sources and traces: their witnesses need more than " +
                                     budget_words(wo.memory_budget));
         } else if (wb.error().code() == vyre::error_code::out_of_memory) {
-            d_->notes.push_back(std::string("the findings come without sources and traces: ") +
-                                (wo.memory_budget == no_witness_limit ? "the host ran out of memory for their witnesses"
-                                                               : "their witnesses need more than " + budget_words(wo.memory_budget)) +
-                                " (" + wb.error().message() + ")");
+            const std::string why = wo.memory_budget == no_witness_limit
+                                        ? "the host ran out of memory for their witnesses"
+                                        : "their witnesses need more than " + budget_words(wo.memory_budget);
+            d_->notes.push_back("the findings come without sources and traces: " + why + " (" +
+                                wb.error().message() + ")");
         } else {
             throw wb.error();
         }

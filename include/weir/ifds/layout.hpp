@@ -122,6 +122,11 @@ inline std::uint32_t local_fact(const layout& L, std::uint32_t p, fact_id g) {
     return local_index(std::span<const fact_id>(L.proc_facts.data() + L.proc_fact_off[p], L.fact_count(p)), g);
 }
 
+/// True when per-edge edge `e` keeps local fact d (d -> d, its identity mask).
+inline bool intra_edge_keeps(const layout& L, std::uint32_t e, std::uint32_t d) {
+    return L.intra_edge_mask[L.intra_edge_mask_off[e] + d / 32] >> (d % 32) & 1u;
+}
+
 /// The positions [first, second) in `intra_edge_x_src` of per-edge edge
 /// `e`'s pairs (d, d') with source d (make_layout sorts them by (d, d')).
 inline std::pair<std::uint32_t, std::uint32_t> intra_pairs_from(const layout& L, std::uint32_t e, std::uint32_t d) {
@@ -145,7 +150,7 @@ inline void for_each_intra_target(const layout& L, std::uint32_t n, std::uint32_
     for (std::uint32_t e = L.intra_edge_off[n]; e < L.intra_edge_off[n + 1]; ++e) {
         const std::uint32_t t = L.intra_edge_dst[e];
         // d -> d (the mask) in its place among the pairs d -> d' (d' != d)
-        bool keep = L.intra_edge_mask[L.intra_edge_mask_off[e] + d / 32] >> (d % 32) & 1u;
+        bool keep = intra_edge_keeps(L, e, d);
         const auto [x0, x1] = intra_pairs_from(L, e, d);
         for (std::uint32_t k = x0; k < x1; ++k) {
             const std::uint32_t d2 = L.intra_edge_x_dst[k];
@@ -168,7 +173,7 @@ inline bool has_intra_edge(const layout& L, std::uint32_t m, std::uint32_t d1, s
     for (std::uint32_t e = L.intra_edge_off[m]; e < L.intra_edge_off[m + 1]; ++e) {
         if (L.intra_edge_dst[e] != n) continue;
         if (d1 == d) {
-            if (L.intra_edge_mask[L.intra_edge_mask_off[e] + d / 32] >> (d % 32) & 1u) return true;
+            if (intra_edge_keeps(L, e, d)) return true;
             continue;  // the pairs hold d -> d' with d' != d only
         }
         const auto [x0, x1] = intra_pairs_from(L, e, d1);

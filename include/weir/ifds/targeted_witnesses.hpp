@@ -144,11 +144,10 @@ public:
     /// no witness. Fails with `invalid_argument` for a short bitset, or bits
     /// that no solve of `L` gives (a target's context that no seed reaches, a
     /// context without its self-loop, a target without a derivation in the
-    /// whole closure); with
-    /// `out_of_memory` when the fixed tables alone exceed `opt.memory_budget`
-    /// or the host runs out. Where the closure would grow past the budget,
-    /// it stops there and keeps the witnesses found so far
-    /// (`stats().missing` counts the rest).
+    /// whole closure); with `out_of_memory` when the fixed tables alone
+    /// exceed `opt.memory_budget` or the host runs out. Where the closure
+    /// would grow past the budget, it stops there and keeps the witnesses
+    /// found so far (`stats().missing` counts the rest).
     static vyre::result<targeted_witnesses> create(const layout& L, std::span<const std::uint32_t> solution,
                                                    std::span<const std::pair<node_id, fact_id>> targets,
                                                    targeted_witness_options opt = {}) {
@@ -205,13 +204,15 @@ private:
         fixed_ += bytes;
         update();
     }
-    /// The bytes held now (fixed tables, the closure's table and records);
-    /// past the budget, throws `memory_budget_exceeded` (only the fixed
-    /// tables can get here past it: `close` keeps the closure within it).
+    /// The bytes of the fixed tables, the closure's table and room for `records` records.
+    std::uint64_t held(std::size_t records) const { return fixed_ + table_.bytes() + records * sizeof(detail::pe_record); }
+    /// The bytes held now; past the budget, throws `memory_budget_exceeded`
+    /// (only the fixed tables can get here past it: `close` keeps the
+    /// closure within it).
     void update() {
-        const std::uint64_t held = fixed_ + table_.bytes() + records_.capacity() * sizeof(detail::pe_record);
-        stats_.bytes = std::max(stats_.bytes, held);
-        if (budget_ != 0 && held > budget_) throw memory_budget_exceeded{held, budget_};
+        const std::uint64_t now = held(records_.capacity());
+        stats_.bytes = std::max(stats_.bytes, now);
+        if (budget_ != 0 && now > budget_) throw memory_budget_exceeded{now, budget_};
     }
 
     vyre::result<void> build(std::span<const std::pair<node_id, fact_id>> targets) {
@@ -453,10 +454,8 @@ private:
         std::uint32_t* v = table_.find(detail::row_start(*L_, n, c) + d);
         if (!v || *v != ~0u) return;
         *v = static_cast<std::uint32_t>(records_.size());
-        if (records_.size() == records_.capacity())
-            stats_.bytes = std::max<std::uint64_t>(stats_.bytes, fixed_ + table_.bytes() +
-                                                                     2 * std::max<std::size_t>(records_.capacity(), 16) *
-                                                                         sizeof(detail::pe_record));
+        if (records_.size() == records_.capacity())  // the records about to double
+            stats_.bytes = std::max(stats_.bytes, held(2 * std::max<std::size_t>(records_.capacity(), 16)));
         records_.push_back(detail::pe_record{n, c, d, kind, pred, pred2, ce});
         work.push_back(*v);
     }
