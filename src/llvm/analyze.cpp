@@ -5,11 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <variant>
 
 #include <weir/ifds/make_layout.hpp>
-#include <weir/ifds/targeted_witnesses.hpp>
+#include <weir/ifds/for_each_witness.hpp>
 #include <weir/llvm/compile.hpp>
 #include <weir/llvm/program.hpp>
 #include <weir/llvm/result.hpp>
@@ -39,34 +40,61 @@ struct analysis_session::impl {
     analysis_stats stats;
     std::vector<std::string> notes;
 
-    /// Sources (taint) and the trace of a finding from a witness path; false
-    /// when the witnesses have no path for it (their budget ran out first).
-    bool explain(const weir::ifds::targeted_witnesses& wb, finding& f) const {
-        auto path = wb.witness(f.node, f.fact);
-        if (!path) return false;
+    /// Sources and traces for `out` from witnesses of their path edges in
+    /// `r`, recorded for them alone (not the whole solve's), within the
+    /// witness budget (`weir::ifds::for_each_witness`); a note says how many
+    /// come without.
+    void witnesses(const ifds_result& r, std::vector<finding>& out);
+
+    /// Sources (taint) and the trace (with `--witness`) of finding `f` from its witness path.
+    void explain(const weir::ifds::witness_path& path, finding& f) const {
         const auto& nodes = prog->nodes();
         if (f.rule == "taint") {
             std::size_t k = 0;
-            while (k < path->size() && (*path)[k].second == zero_fact) ++k;
-            if (k == 0) {
-                const auto* fn = prog->procedures()[nodes[(*path)[0].first].proc];
+            while (k < path.size() && path[k].second == zero_fact) ++k;
+            if (k == 0 && !path.empty()) {
+                const auto* fn = prog->procedures()[nodes[path[0].first].proc];
                 if (fn) f.sources.push_back(location_of(*fn));
-            } else if (k < path->size()) {
-                const icfg_node& g = nodes[(*path)[k - 1].first];
+            } else if (k > 0 && k < path.size()) {
+                const icfg_node& g = nodes[path[k - 1].first];
                 if (g.inst) f.sources.push_back(location_of(*g.inst));
             }
         }
-        if (!opt.witness) return true;
-        for (const auto& [n, fact] : *path) {
+        if (!opt.witness) return;
+        for (const auto& [n, fact] : path) {
             const icfg_node& node = nodes[n];
             if (!node.inst || node.role != node_role::instruction) continue;
             source_location l = location_of(*node.inst);
             if (l.line == 0) continue;  // compiler-made instructions (frame set-up) say nothing
             if (f.trace.empty() || !(f.trace.back() == l)) f.trace.push_back(std::move(l));
         }
-        return true;
     }
 };
+
+void analysis_session::impl::witnesses(const ifds_result& r, std::vector<finding>& out) {
+    std::vector<std::pair<weir::ifds::node_id, weir::ifds::fact_id>> targets;
+    for (const finding& f : out) targets.emplace_back(f.node, f.fact);
+    weir::ifds::witness_search_options wo;
+    wo.memory_budget = opt.witness_budget ? opt.witness_budget
+                                          : std::max<std::uint64_t>(std::uint64_t{L.pe_words} * 4, 256ull << 20);
+    auto st = weir::ifds::for_each_witness(L, r.bits(), targets, wo,
+                                           [&](std::size_t i, const weir::ifds::witness_path& path) { explain(path, out[i]); });
+    if (st) {
+        stats.witness_edges = st->joint.closure_edges + st->retry_edges;
+        stats.witness_passes = st->joint.passes + st->retry_passes;
+        if (st->found < out.size())
+            notes.push_back(std::to_string(out.size() - st->found) + " of " + std::to_string(out.size()) +
+                            " findings come without sources and traces: their witnesses need more than " +
+                            budget_words(wo.memory_budget));
+    } else if (st.error().code() == vyre::error_code::out_of_memory) {
+        const std::string why = wo.memory_budget == no_witness_limit
+                                    ? "the host ran out of memory for their witnesses"
+                                    : "their witnesses need more than " + budget_words(wo.memory_budget);
+        notes.push_back("the findings come without sources and traces: " + why + " (" + st.error().message() + ")");
+    } else {
+        throw st.error();
+    }
+}
 
 std::vector<std::string> analysis_names() { return {"taint", "uninit"}; }
 
@@ -125,34 +153,7 @@ std::vector<finding> analysis_session::findings(std::vector<std::uint32_t> bits)
             else return a.findings(cx, r);
         },
         d_->analysis);
-    if (!out.empty() && (d_->opt.analysis == "taint" || d_->opt.witness)) {
-        // Sources and traces come from witnesses of the findings' path
-        // edges, recorded for them alone (not the whole solve's).
-        std::vector<std::pair<weir::ifds::node_id, weir::ifds::fact_id>> targets;
-        for (const finding& f : out) targets.emplace_back(f.node, f.fact);
-        weir::ifds::targeted_witness_options wo;
-        wo.memory_budget = d_->opt.witness_budget ? d_->opt.witness_budget
-                                                  : std::max<std::uint64_t>(std::uint64_t{d_->L.pe_words} * 4, 256ull << 20);
-        auto wb = weir::ifds::targeted_witnesses::create(d_->L, r.bits(), targets, wo);
-        if (wb) {
-            d_->stats.witness_edges = wb->stats().closure_edges;
-            d_->stats.witness_passes = wb->stats().passes;
-            std::size_t unexplained = 0;
-            for (finding& f : out) unexplained += !d_->explain(*wb, f);
-            if (unexplained)
-                d_->notes.push_back(std::to_string(unexplained) + " of " + std::to_string(out.size()) +
-                                    " findings come without sources and traces: their witnesses need more than " +
-                                    budget_words(wo.memory_budget));
-        } else if (wb.error().code() == vyre::error_code::out_of_memory) {
-            const std::string why = wo.memory_budget == no_witness_limit
-                                        ? "the host ran out of memory for their witnesses"
-                                        : "their witnesses need more than " + budget_words(wo.memory_budget);
-            d_->notes.push_back("the findings come without sources and traces: " + why + " (" +
-                                wb.error().message() + ")");
-        } else {
-            throw wb.error();
-        }
-    }
+    if (!out.empty() && (d_->opt.analysis == "taint" || d_->opt.witness)) d_->witnesses(r, out);
     sort_findings(out);
     d_->times.report = since(t);
     return out;

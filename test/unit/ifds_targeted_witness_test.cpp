@@ -3,7 +3,8 @@
 // independent checker accepts, alone or with every other target at once;
 // facts that do not hold get none; and the builder records fewer path edges
 // than the whole solve; the same witnesses from a layout with its edges per edge.
-// Plus the long chain, the budget and bits that no solve gives.
+// Plus the long chain, the budget and bits that no solve gives; and
+// for_each_witness retrying alone a target the joint search starves.
 
 #include <catch2/catch.hpp>
 
@@ -14,6 +15,7 @@
 #include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/solution.hpp>
 #include <weir/ifds/tabulation_solver.hpp>
+#include <weir/ifds/for_each_witness.hpp>
 #include <weir/ifds/targeted_witnesses.hpp>
 
 #include "support/brute_force.hpp"
@@ -190,5 +192,86 @@ TEST_CASE("targeted witnesses: a long call chain, a budget, bits no solve gives"
     SECTION("a callee context without its self-loop") {
         set_bit(pb.procs[1].start, 0, 0, false);
         refused({pb.procs[0].exit, 1}, "self-loop");
+    }
+}
+
+TEST_CASE("for_each_witness: a short witness the joint search starves, found alone", "[ifds][witness][targeted]") {
+    // main: a0 -> a1 -> ... -> aM carries x from a0 on (same fact at every
+    // step: the joint closure grows over it first); b0 -> b1 -> b2 makes y,
+    // then turns it into z (a change of fact: searched after all of the a's).
+    constexpr int M = 4000;
+    problem pb;
+    pb.facts = {"x", "y", "z"};
+    const fact_id x = 1, y = 2, z = 3;
+    auto add_node = [&](std::string name) {
+        pb.nodes.push_back({std::move(name), 0});
+        return static_cast<node_id>(pb.nodes.size() - 1);
+    };
+    const node_id s = add_node("s"), e = add_node("e");
+    pb.procs.push_back({"main", s, e});
+    auto with = [](flow_function f, auto&& edit) {
+        edit(f);
+        return f;
+    };
+    node_id a = add_node("a0");
+    pb.flows.push_back({s, a, with(flow_function::id(), [&](flow_function& f) { f.gen.push_back(x); })});
+    for (int i = 1; i <= M; ++i) {
+        const node_id next = add_node("a" + std::to_string(i));
+        pb.flows.push_back({a, next, flow_function::id()});
+        a = next;
+    }
+    const node_id b0 = add_node("b0"), b1 = add_node("b1"), b2 = add_node("b2");
+    pb.flows.push_back({s, b0, flow_function::id()});
+    pb.flows.push_back({b0, b1, with(flow_function::id(), [&](flow_function& f) { f.gen.push_back(y); })});
+    pb.flows.push_back({b1, b2, with(flow_function{}, [&](flow_function& f) { f.pairs.push_back({y, z}); })});
+    pb.flows.push_back({a, e, flow_function::id()});
+    pb.flows.push_back({b2, e, flow_function::id()});
+    pb.seeds.push_back({s, zero_fact});
+    const layout L = make_layout(pb);
+    const auto bits = tabulation_solver(L).solve().value().path_edges;
+    const std::vector<target> targets{{b2, z}, {a, x}};
+
+    // A budget at which the joint search derives neither.
+    auto joint = [&](std::uint64_t budget) {
+        return targeted_witnesses::create(L, bits, targets, {.memory_budget = budget, .first_pass_edges = 64});
+    };
+    auto whole = joint(0);
+    REQUIRE(whole);
+    REQUIRE(whole->witness(b2, z));
+    std::uint64_t budget = whole->stats().bytes;
+    for (; budget > 1024; budget = budget * 7 / 8) {
+        auto tw = joint(budget);
+        REQUIRE(tw);
+        if (!tw->witness(b2, z)) break;
+    }
+    REQUIRE(budget > 1024);
+    INFO("budget " << budget);
+    REQUIRE_FALSE(joint(budget)->witness(a, x));
+
+    SECTION("retried alone, the short one is found; the long one stays without") {
+        std::vector<std::size_t> found;
+        auto st = for_each_witness(L, bits, targets, {.memory_budget = budget, .slices = 1, .first_pass_edges = 64},
+                                   [&](std::size_t i, const witness_path& w) {
+                                       found.push_back(i);
+                                       CHECK_FALSE(check_path(pb, w, targets[i].first, targets[i].second).has_value());
+                                   });
+        REQUIRE(st);
+        CHECK(found == std::vector<std::size_t>{0});
+        CHECK(st->found == 1);
+        CHECK(st->retried == 2);  // the long one alone does not fit either
+    }
+    SECTION("without a budget, the joint search finds both, nothing is retried") {
+        std::vector<std::size_t> found;
+        auto st = for_each_witness(L, bits, targets, {}, [&](std::size_t i, const witness_path&) { found.push_back(i); });
+        REQUIRE(st);
+        CHECK(found == std::vector<std::size_t>{0, 1});
+        CHECK(st->retried == 0);
+    }
+    SECTION("the joint search's tables past the budget: out_of_memory, nothing reported") {
+        std::size_t calls = 0;
+        auto st = for_each_witness(L, bits, targets, {.memory_budget = 64}, [&](std::size_t, const witness_path&) { ++calls; });
+        REQUIRE_FALSE(st);
+        CHECK(st.error().code() == vyre::error_code::out_of_memory);
+        CHECK(calls == 0);
     }
 }
