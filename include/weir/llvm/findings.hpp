@@ -59,8 +59,9 @@ struct lca_value {
 /// Sizes reported with the findings.
 struct analysis_stats {
     std::uint64_t functions = 0, instructions = 0, facts = 0, path_edges = 0;
-    /// The findings' witnesses (`weir::ifds::targeted_witnesses`): path
-    /// edges of the closure grown, and restricted tabulations run; not in the JSON.
+    /// The findings' witnesses (`weir::ifds::for_each_witness`): path
+    /// edges of the closures grown, and restricted tabulations run, over
+    /// the joint search and the retries; not in the JSON.
     std::uint64_t witness_edges = 0, witness_passes = 0;
 };
 
