@@ -46,8 +46,11 @@ struct analysis_session::impl {
     /// come without.
     void witnesses(const ifds_result& r, std::vector<finding>& out);
 
-    /// Sources (taint) and the trace (with `--witness`) of finding `f` from its witness path.
-    void explain(const weir::ifds::witness_path& path, finding& f) const {
+    /// Sources (taint) and the trace (with `--witness`) of finding `f` from
+    /// its witness path. The traces kept, together with what the search holds
+    /// (`held`), stay within `budget`: past it, `f` keeps its sources
+    /// without a trace, and `untraced` counts it.
+    void explain(const weir::ifds::witness_path& path, finding& f, std::uint64_t held, std::uint64_t budget) {
         const auto& nodes = prog->nodes();
         if (f.rule == "taint") {
             std::size_t k = 0;
@@ -68,7 +71,24 @@ struct analysis_session::impl {
             if (l.line == 0) continue;  // compiler-made instructions (frame set-up) say nothing
             if (f.trace.empty() || !(f.trace.back() == l)) f.trace.push_back(std::move(l));
         }
+        const std::uint64_t bytes = trace_bytes(f.trace);
+        if (held + traced_bytes + bytes > budget) {
+            f.trace = {};
+            ++untraced;
+            return;
+        }
+        traced_bytes += bytes;
     }
+    /// The memory a trace holds: its entries and their strings' heap parts.
+    static std::uint64_t trace_bytes(const std::vector<source_location>& t) {
+        std::uint64_t b = t.capacity() * sizeof(source_location);
+        for (const source_location& l : t)
+            for (const std::string* s : {&l.function, &l.file})
+                if (s->capacity() > 15) b += s->capacity() + 1;  // past the short-string buffer
+        return b;
+    }
+    std::uint64_t traced_bytes = 0;  // the traces kept so far
+    std::size_t untraced = 0;        // findings whose trace did not fit the budget
 };
 
 void analysis_session::impl::witnesses(const ifds_result& r, std::vector<finding>& out) {
@@ -78,13 +98,19 @@ void analysis_session::impl::witnesses(const ifds_result& r, std::vector<finding
     wo.memory_budget = opt.witness_budget ? opt.witness_budget
                                           : std::max<std::uint64_t>(std::uint64_t{L.pe_words} * 4, 256ull << 20);
     auto st = weir::ifds::for_each_witness(L, r.bits(), targets, wo,
-                                           [&](std::size_t i, const weir::ifds::witness_path& path) { explain(path, out[i]); });
+                                           [&](std::size_t i, const weir::ifds::witness_path& path, std::uint64_t held) {
+                                               explain(path, out[i], held, wo.memory_budget);
+                                           });
     if (st) {
         stats.witness_edges = st->joint.closure_edges + st->retry_edges;
         stats.witness_passes = st->joint.passes + st->retry_passes;
         if (st->found < out.size())
             notes.push_back(std::to_string(out.size() - st->found) + " of " + std::to_string(out.size()) +
                             " findings come without sources and traces: their witnesses need more than " +
+                            budget_words(wo.memory_budget));
+        if (untraced)
+            notes.push_back(std::to_string(untraced) + " of " + std::to_string(out.size()) +
+                            " findings come without traces: the traces and the witness search would need more than " +
                             budget_words(wo.memory_budget));
     } else if (st.error().code() == vyre::error_code::out_of_memory) {
         const std::string why = wo.memory_budget == no_witness_limit

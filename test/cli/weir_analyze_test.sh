@@ -171,6 +171,22 @@ done
 "$WEIR" analyze "$tmp/inj.c" --format json --witness-budget 0 >"$tmp/wb.json" 2>"$tmp/wb.err" &&
   cmp -s "$tmp/wb.json" "$tmp/out.json" && [ ! -s "$tmp/wb.err" ]
 check "--witness-budget 0 (no limit): sources as by default" $? "$(cat "$tmp/wb.err")"
+# the traces count against the budget too: past it, findings keep their sources without a trace
+{ echo 'int source(void); void sink(int);'; echo 'int main(void) {'; echo '  int a = source();'
+  for i in $(seq 1 300); do echo "  sink(a + $i);"; done; echo '  return 0;'; echo '}'; } >"$tmp/many.c"
+for b in 1M 0; do
+  "$WEIR" analyze "$tmp/many.c" --format json --witness --witness-budget $b >"$tmp/wb-$b.json" 2>"$tmp/wb-$b.err"; rc=$?
+  python3 - "$tmp/wb-$b.json" "$b" <<'PY' && [ $rc -eq 0 ]
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+traced = sum(1 for x in f if x.get("trace"))
+assert len(f) == 300 and all(x["sources"] for x in f), len(f)
+assert (0 < traced < 300) if sys.argv[2] == "1M" else traced == 300, traced
+PY
+  check "--witness --witness-budget $b on 300 findings: every source, traces within the budget" $? "rc=$rc $(cat "$tmp/wb-$b.err")"
+done
+grep -q "^weir: note: [0-9]* of 300 findings come without traces" "$tmp/wb-1M.err" && [ ! -s "$tmp/wb-0.err" ]
+check "a note says how many findings come without traces" $? "$(cat "$tmp/wb-1M.err" "$tmp/wb-0.err")"
 expect_fail "--witness-budget needs a size" 2 "witness-budget needs a size" "$WEIR" analyze "$tmp/inj.c" --witness-budget 12X
 expect_fail "--witness-budget without a value" 2 "witness-budget" "$WEIR" analyze "$tmp/inj.c" --witness-budget
 expect_fail "--emit-ifds to an unwritable path" 2 "cannot write" "$WEIR" analyze "$tmp/inj.c" --emit-ifds "$tmp/no/such/dir/p.ifds"

@@ -251,7 +251,7 @@ TEST_CASE("for_each_witness: a short witness the joint search starves, found alo
     SECTION("retried alone, the short one is found; the long one stays without") {
         std::vector<std::size_t> found;
         auto st = for_each_witness(L, bits, targets, {.memory_budget = budget, .slices = 1, .first_pass_edges = 64},
-                                   [&](std::size_t i, const witness_path& w) {
+                                   [&](std::size_t i, const witness_path& w, std::uint64_t) {
                                        found.push_back(i);
                                        CHECK_FALSE(check_path(pb, w, targets[i].first, targets[i].second).has_value());
                                    });
@@ -262,14 +262,14 @@ TEST_CASE("for_each_witness: a short witness the joint search starves, found alo
     }
     SECTION("without a budget, the joint search finds both, nothing is retried") {
         std::vector<std::size_t> found;
-        auto st = for_each_witness(L, bits, targets, {}, [&](std::size_t i, const witness_path&) { found.push_back(i); });
+        auto st = for_each_witness(L, bits, targets, {}, [&](std::size_t i, const witness_path&, std::uint64_t) { found.push_back(i); });
         REQUIRE(st);
         CHECK(found == std::vector<std::size_t>{0, 1});
         CHECK(st->retried == 0);
     }
     SECTION("the joint search's tables past the budget: out_of_memory, nothing reported") {
         std::size_t calls = 0;
-        auto st = for_each_witness(L, bits, targets, {.memory_budget = 64}, [&](std::size_t, const witness_path&) { ++calls; });
+        auto st = for_each_witness(L, bits, targets, {.memory_budget = 64}, [&](std::size_t, const witness_path&, std::uint64_t) { ++calls; });
         REQUIRE_FALSE(st);
         CHECK(st.error().code() == vyre::error_code::out_of_memory);
         CHECK(calls == 0);

@@ -46,12 +46,15 @@ struct witness_search_stats {
     std::uint64_t found = 0;       ///< targets with a witness, in all
 };
 
-/// Calls `found(i, path)` with a witness (`targeted_witnesses::witness`) for
+/// Calls `found(i, path, held)` with a witness (`targeted_witnesses::witness`) for
 /// each target i (an index into `targets`) that holds in `solution` and whose
 /// witness fits the budget: first those of one search for all the targets
 /// (in target order), then those of the targets it left out, each searched
 /// alone within `opt.memory_budget / opt.slices` until half the budget is
 /// spent on them (in target order). Every target is reported at most once.
+/// `held` is what the search that found it holds meanwhile
+/// (`targeted_witness_stats::bytes`): a caller that keeps something of the
+/// paths can budget it against the same memory.
 /// Fails as `targeted_witnesses::create` does for the joint search
 /// (`out_of_memory` when its fixed tables do not fit the budget, and then
 /// nothing is reported); a retry that fails on memory only stays without.
@@ -71,7 +74,7 @@ vyre::result<witness_search_stats> for_each_witness(const layout& L, std::span<c
         for (std::size_t i = 0; i < targets.size(); ++i) {
             if (auto path = wb->witness(targets[i].first, targets[i].second)) {
                 ++st.found;
-                found(i, *path);
+                found(i, *path, st.joint.bytes);
             } else {
                 left.push_back(i);
             }
@@ -95,7 +98,7 @@ vyre::result<witness_search_stats> for_each_witness(const layout& L, std::span<c
         st.retry_passes += wb->stats().passes;
         if (auto path = wb->witness(targets[i].first, targets[i].second)) {
             ++st.found;
-            found(i, *path);
+            found(i, *path, wb->stats().bytes);
         }
     }
     return st;

@@ -43,7 +43,8 @@ struct analyze_options {
     /// Bytes the findings' witnesses (their sources and traces) may take;
     /// 0: as many as the solution's path-edge bits, and at least 256 MiB;
     /// `no_witness_limit`: no limit. Past it the findings come without
-    /// sources and traces, and `analysis_session::notes` says so.
+    /// sources and traces (or with sources, without traces, where the
+    /// traces kept fill it), and `analysis_session::notes` says so.
     std::uint64_t witness_budget = 0;
     /// The form of the layout's intraprocedural edges: `per_row` (the
     /// default) serves every solver; `per_edge` only the row-wise solve of
