@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
-#include <span>
 #include <stdexcept>
 #include <variant>
 
@@ -46,11 +45,8 @@ struct analysis_session::impl {
     /// come without.
     void witnesses(const ifds_result& r, std::vector<finding>& out);
 
-    /// Sources (taint) and the trace (with `--witness`) of finding `f` from
-    /// its witness path. The traces kept, together with what the search holds
-    /// (`held`), stay within `budget`: past it, `f` keeps its sources
-    /// without a trace, and `untraced` counts it.
-    void explain(const weir::ifds::witness_path& path, finding& f, std::uint64_t held, std::uint64_t budget) {
+    /// Sources (taint) and the trace (with `--witness`) of finding `f` from its witness path.
+    void explain(const weir::ifds::witness_path& path, finding& f) const {
         const auto& nodes = prog->nodes();
         if (f.rule == "taint") {
             std::size_t k = 0;
@@ -71,13 +67,6 @@ struct analysis_session::impl {
             if (l.line == 0) continue;  // compiler-made instructions (frame set-up) say nothing
             if (f.trace.empty() || !(f.trace.back() == l)) f.trace.push_back(std::move(l));
         }
-        const std::uint64_t bytes = trace_bytes(f.trace);
-        if (held + traced_bytes + bytes > budget) {
-            f.trace = {};
-            ++untraced;
-            return;
-        }
-        traced_bytes += bytes;
     }
     /// The memory a trace holds: its entries and their strings' heap parts.
     static std::uint64_t trace_bytes(const std::vector<source_location>& t) {
@@ -87,8 +76,6 @@ struct analysis_session::impl {
                 if (s->capacity() > 15) b += s->capacity() + 1;  // past the short-string buffer
         return b;
     }
-    std::uint64_t traced_bytes = 0;  // the traces kept so far
-    std::size_t untraced = 0;        // findings whose trace did not fit the budget
 };
 
 void analysis_session::impl::witnesses(const ifds_result& r, std::vector<finding>& out) {
@@ -97,9 +84,21 @@ void analysis_session::impl::witnesses(const ifds_result& r, std::vector<finding
     weir::ifds::witness_search_options wo;
     wo.memory_budget = opt.witness_budget ? opt.witness_budget
                                           : std::max<std::uint64_t>(std::uint64_t{L.pe_words} * 4, 256ull << 20);
+    // The traces kept, with what the search that found them holds, stay
+    // within the budget too: past it, a finding keeps its sources without its trace.
+    std::uint64_t traced_bytes = 0;
+    std::size_t untraced = 0;
     auto st = weir::ifds::for_each_witness(L, r.bits(), targets, wo,
                                            [&](std::size_t i, const weir::ifds::witness_path& path, std::uint64_t held) {
-                                               explain(path, out[i], held, wo.memory_budget);
+                                               explain(path, out[i]);
+                                               if (!opt.witness) return;  // sources only: no trace to keep
+                                               const std::uint64_t bytes = trace_bytes(out[i].trace);
+                                               if (held + traced_bytes + bytes > wo.memory_budget) {
+                                                   out[i].trace = {};
+                                                   ++untraced;
+                                               } else {
+                                                   traced_bytes += bytes;
+                                               }
                                            });
     if (st) {
         stats.witness_edges = st->joint.closure_edges + st->retry_edges;
