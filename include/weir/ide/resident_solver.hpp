@@ -37,6 +37,7 @@
 #include <variant>
 #include <vector>
 
+#include <vyre/core/popcount.hpp>
 #include <weir/core/resident_dispatch.hpp>
 #include <weir/ide/kernel_stage.hpp>
 #include <weir/ide/layout.hpp>
@@ -315,7 +316,7 @@ private:
         out.stats.reachability = reach->stats;
         std::vector<std::uint32_t>& pe = reach->path_edges;
         std::uint64_t edges = 0;
-        for (std::uint32_t w : pe) edges += std::popcount(w);
+        edges = vyre::popcount(std::span<const std::uint32_t>(pe));
         // stage 2: the bitset and seeds up, the jump-function slots sized to the path edges
         auto t0 = clock::now();
         const std::uint64_t jf_need = std::max<std::uint64_t>(edges, 1) * F::encoded_words * 4;

@@ -14,6 +14,7 @@
 
 #include <vyre/backend/parallel.hpp>
 #include <vyre/core/huge_pages.hpp>
+#include <vyre/core/popcount.hpp>
 
 #include <weir/ifds/layout.hpp>
 
@@ -68,7 +69,7 @@ inline bitset_totals count_contexts_and_bits(const layout& L, std::span<const st
             }
         }
         const std::uint64_t w0 = pe.size() * t / running, w1 = pe.size() * (t + 1) / running;
-        for (std::uint64_t w = w0; w < w1; ++w) mine_bits += static_cast<std::uint64_t>(std::popcount(pe[w]));
+        mine_bits = vyre::popcount(pe.subspan(w0, w1 - w0));
         contexts.fetch_add(mine_contexts, std::memory_order_relaxed);
         bits.fetch_add(mine_bits, std::memory_order_relaxed);
     });

@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include <vyre/core/popcount.hpp>
 #include <weir/ifds/ops/rows.hpp>
 
 #include <weir/ifds/layout.hpp>
@@ -122,7 +123,7 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
                 const std::uint32_t p = rm->pairs[k], d = p & 31u, last = (p >> 5) & 1u, d3 = p >> 6;
                 const std::uint32_t r = weir::ops::ifds_rows::select_masks(masks, read_row_bits(pe, row_start(L, xq, d3), fq));
                 acc |= r & (0u - ((reached[0] >> d) & 1u));
-                count += static_cast<std::uint64_t>(std::popcount(acc)) * last;
+                count += static_cast<std::uint64_t>(vyre::popcount(acc)) * last;
                 acc &= last - 1u;
             }
             continue;
@@ -137,7 +138,7 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
                     for (std::uint32_t e = L.call_off[row]; e < L.call_off[row + 1]; ++e)
                         if (const std::uint32_t d3 = L.call_fact[e]; L.call_ce[e] == ce && d3 < fq)
                             r |= returned_by_masks(L, pe, *rm, ce, xq, fq, d3);
-                    count += static_cast<std::uint64_t>(std::popcount(r));
+                    count += static_cast<std::uint64_t>(vyre::popcount(r));
                     continue;
                 }
                 std::fill(ret.begin(), ret.end(), 0u);
@@ -151,7 +152,7 @@ inline std::uint64_t count_summary_edges(const layout& L, std::span<const std::u
                                 if (const std::uint32_t d5 = L.ret_fact[k]; d5 < fc) ret[d5 / 32] |= 1u << (d5 % 32);
                         }
                 }
-                for (const std::uint32_t w : ret) count += static_cast<std::uint64_t>(std::popcount(w));
+                for (const std::uint32_t w : ret) count += static_cast<std::uint64_t>(vyre::popcount(w));
             }
     }
     return count;

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include <vyre/core/popcount.hpp>
 #include <weir/ifds/layout.hpp>
 
 namespace weir::llvm {
@@ -35,9 +36,7 @@ public:
     bool reached(std::uint32_t n) const { return holds(n, weir::ifds::zero_fact); }
     /// The number of path edges (set bits).
     std::uint64_t path_edges() const {
-        std::uint64_t k = 0;
-        for (std::uint32_t w : bits_) k += static_cast<std::uint64_t>(__builtin_popcount(w));
-        return k;
+        return vyre::popcount(std::span<const std::uint32_t>(bits_));
     }
     /// The layout.
     const weir::ifds::layout& layout() const { return *L_; }

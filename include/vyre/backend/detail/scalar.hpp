@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 
+#include <vyre/core/popcount.hpp>
 #include <vyre/ir/types.hpp>
 
 namespace vyre::detail {
@@ -257,7 +258,7 @@ inline std::uint64_t eval_unary(op_code o, scalar_type t, std::uint64_t a) {
     case op_code::neg: return (0 - a) & m;
     case op_code::abs: return (ir::is_signed(t) && sval(t, a) < 0) ? ((0 - a) & m) : a;
     case op_code::bitnot: return ~a & m;
-    case op_code::popcount: return static_cast<std::uint64_t>(std::popcount(a & m));
+    case op_code::popcount: return static_cast<std::uint64_t>(vyre::popcount(std::uint64_t(a & m)));
     case op_code::clz: return w == 32 ? std::countl_zero(static_cast<std::uint32_t>(a)) : std::countl_zero(a);
     case op_code::ctz: return w == 32 ? std::countr_zero(static_cast<std::uint32_t>(a)) : std::countr_zero(a);
     default: return 0;

@@ -43,6 +43,7 @@
 #include <string_view>
 #include <vector>
 
+#include <vyre/core/popcount.hpp>
 #include <vyre/core/result.hpp>
 #include <vyre/ops/op_info.hpp>
 #include <weir/ide/edge_function_family.hpp>
@@ -123,7 +124,7 @@ private:
         std::uint64_t total = 0;
         for (std::uint64_t w = 0; w < pe_.n; ++w) {
             rank_[w] = static_cast<std::uint32_t>(total);
-            total += std::popcount(pe_.p[w]);
+            total += vyre::popcount(pe_.p[w]);
             if (total > 0xffffffffull / W)
                 return fail(error_code::out_of_memory, who + ": more path edges than 32-bit jump-function indices reach",
                             "split the problem or its seeds");
@@ -166,7 +167,7 @@ private:
     /// The jump-function slot of bit `pos` (a set bit).
     std::uint64_t slot(std::uint64_t pos) const {
         const std::uint32_t w = pe_.p[pos >> 5] & ((1u << (pos & 31)) - 1u);
-        return std::uint64_t(rank_[pos >> 5]) + std::popcount(w);
+        return std::uint64_t(rank_[pos >> 5]) + vyre::popcount(w);
     }
     function jf_at(std::uint64_t s) const { return F::decode(jf_.p + s * W); }
     /// JF(c; n, d), `top` when (n, c, d) is no path edge.
