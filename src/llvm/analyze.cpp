@@ -22,6 +22,9 @@ namespace {
 double since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
+/// The most steps of a witness path that `--witness` makes a trace of.
+constexpr std::uint64_t max_trace_path = std::uint64_t{1} << 20;
+
 /// A witness budget for a note: MiB, or bytes below one.
 std::string budget_words(std::uint64_t b) {
     return b >= (1u << 20) ? std::to_string(b >> 20) + " MiB" : std::to_string(b) + " bytes";
@@ -45,8 +48,11 @@ struct analysis_session::impl {
     /// come without.
     void witnesses(const ifds_result& r, std::vector<finding>& out);
 
-    /// Sources (taint) and the trace (with `--witness`) of finding `f` from its witness path.
-    void explain(const weir::ifds::witness_path& path, finding& f) const {
+    /// Sources (taint) and, with `--witness`, the trace of finding `f` from
+    /// its witness path (`whole`: all of it; else its beginning, which names
+    /// the source but makes no trace). A trace that would take more than
+    /// `trace_room` bytes is not kept. True when `f` has its trace.
+    bool explain(const weir::ifds::witness_path& path, bool whole, std::uint64_t trace_room, finding& f) const {
         const auto& nodes = prog->nodes();
         if (f.rule == "taint") {
             std::size_t k = 0;
@@ -59,21 +65,34 @@ struct analysis_session::impl {
                 if (g.inst) f.sources.push_back(location_of(*g.inst));
             }
         }
-        if (!opt.witness) return;
+        if (!opt.witness) return false;
+        if (!whole) return false;
+        std::uint64_t bytes = 0;  // the entries' (the vector's slack is counted at the end)
         for (const auto& [n, fact] : path) {
             const icfg_node& node = nodes[n];
             if (!node.inst || node.role != node_role::instruction) continue;
             source_location l = location_of(*node.inst);
             if (l.line == 0) continue;  // compiler-made instructions (frame set-up) say nothing
-            if (f.trace.empty() || !(f.trace.back() == l)) f.trace.push_back(std::move(l));
+            if (!f.trace.empty() && f.trace.back() == l) continue;
+            bytes += location_bytes(l);
+            if (bytes > trace_room) break;
+            f.trace.push_back(std::move(l));
         }
+        if (bytes <= trace_room && trace_bytes(f.trace) <= trace_room) return true;
+        f.trace = {};
+        return false;
     }
-    /// The memory a trace holds: its entries and their strings' heap parts.
+    /// The memory an entry of a trace holds: itself and its strings' heap parts.
+    static std::uint64_t location_bytes(const source_location& l) {
+        std::uint64_t b = sizeof(source_location);
+        for (const std::string* s : {&l.function, &l.file})
+            if (s->capacity() > 15) b += s->capacity() + 1;  // past the short-string buffer
+        return b;
+    }
+    /// The memory a trace holds: its entries (the vector's capacity) and their strings' heap parts.
     static std::uint64_t trace_bytes(const std::vector<source_location>& t) {
-        std::uint64_t b = t.capacity() * sizeof(source_location);
-        for (const source_location& l : t)
-            for (const std::string* s : {&l.function, &l.file})
-                if (s->capacity() > 15) b += s->capacity() + 1;  // past the short-string buffer
+        std::uint64_t b = (t.capacity() - t.size()) * sizeof(source_location);
+        for (const source_location& l : t) b += location_bytes(l);
         return b;
     }
 };
@@ -84,22 +103,22 @@ void analysis_session::impl::witnesses(const ifds_result& r, std::vector<finding
     weir::ifds::witness_search_options wo;
     wo.memory_budget = opt.witness_budget ? opt.witness_budget
                                           : std::max<std::uint64_t>(std::uint64_t{L.pe_words} * 4, 256ull << 20);
+    // A trace of more than a million steps helps nobody, and its path (expanded
+    // summaries nest: exponential in the worst case) takes time and memory.
+    wo.max_path_vertices = max_trace_path;
     // The traces kept, with what the search that found them holds, stay
     // within the budget too: past it, a finding keeps its sources without its trace.
     std::uint64_t traced_bytes = 0;
     std::size_t untraced = 0;
-    auto st = weir::ifds::for_each_witness(L, r.bits(), targets, wo,
-                                           [&](std::size_t i, const weir::ifds::witness_path& path, std::uint64_t held) {
-                                               explain(path, out[i]);
-                                               if (!opt.witness) return;  // sources only: no trace to keep
-                                               const std::uint64_t bytes = trace_bytes(out[i].trace);
-                                               if (held + traced_bytes + bytes > wo.memory_budget) {
-                                                   out[i].trace = {};
-                                                   ++untraced;
-                                               } else {
-                                                   traced_bytes += bytes;
-                                               }
-                                           });
+    auto st = weir::ifds::for_each_witness(
+        L, r.bits(), targets, wo,
+        [&](std::size_t i, const weir::ifds::witness_path& path, std::uint64_t held, bool whole) {
+            // what is left for this trace beside the search, the traces kept and the path
+            const std::uint64_t used = held + traced_bytes + path.capacity() * sizeof(path[0]);
+            const std::uint64_t room = wo.memory_budget > used ? wo.memory_budget - used : 0;
+            if (explain(path, whole, room, out[i])) traced_bytes += trace_bytes(out[i].trace);
+            else if (opt.witness) ++untraced;
+        });
     if (st) {
         stats.witness_edges = st->joint.closure_edges + st->retry_edges;
         stats.witness_passes = st->joint.passes + st->retry_passes;
@@ -109,7 +128,8 @@ void analysis_session::impl::witnesses(const ifds_result& r, std::vector<finding
                             budget_words(wo.memory_budget));
         if (untraced)
             notes.push_back(std::to_string(untraced) + " of " + std::to_string(out.size()) +
-                            " findings come without traces: the traces and the witness search would need more than " +
+                            " findings come without traces: their paths are over " + std::to_string(max_trace_path) +
+                            " steps, or the traces and the witness search would need more than " +
                             budget_words(wo.memory_budget));
     } else if (st.error().code() == vyre::error_code::out_of_memory) {
         const std::string why = wo.memory_budget == no_witness_limit

@@ -4,7 +4,8 @@
 // facts that do not hold get none; and the builder records fewer path edges
 // than the whole solve; the same witnesses from a layout with its edges per edge.
 // Plus the long chain, the budget and bits that no solve gives; and
-// for_each_witness retrying alone a target the joint search starves.
+// for_each_witness retrying alone a target the joint search starves, and
+// cutting a path exponentially longer than its search to the budget.
 
 #include <catch2/catch.hpp>
 
@@ -54,6 +55,16 @@ TEST_CASE("targeted witnesses: one target at a time and all at once", "[ifds][wi
                 }
                 INFO(format_witness(pb, *w));
                 REQUIRE_FALSE(check_path(pb, *w, n, f).has_value());
+                {  // its length, counted over the records: the whole path fits it exactly
+                    bool whole = false;
+                    REQUIRE(tw->witness(n, f, w->size(), &whole) == w);
+                    REQUIRE(whole);
+                    const auto cut = tw->witness(n, f, w->size() - 1, &whole);
+                    REQUIRE(cut);
+                    REQUIRE_FALSE(whole);
+                    REQUIRE(cut->size() < w->size());
+                    REQUIRE(std::equal(cut->begin(), cut->end(), w->begin()));
+                }
                 holding.push_back(t);
                 recorded += tw->stats().recorded_edges;
                 whole += solved.stats.path_edges;
@@ -251,8 +262,9 @@ TEST_CASE("for_each_witness: a short witness the joint search starves, found alo
     SECTION("retried alone, the short one is found; the long one stays without") {
         std::vector<std::size_t> found;
         auto st = for_each_witness(L, bits, targets, {.memory_budget = budget, .slices = 1, .first_pass_edges = 64},
-                                   [&](std::size_t i, const witness_path& w, std::uint64_t) {
+                                   [&](std::size_t i, const witness_path& w, std::uint64_t, bool whole) {
                                        found.push_back(i);
+                                       CHECK(whole);
                                        CHECK_FALSE(check_path(pb, w, targets[i].first, targets[i].second).has_value());
                                    });
         REQUIRE(st);
@@ -262,16 +274,90 @@ TEST_CASE("for_each_witness: a short witness the joint search starves, found alo
     }
     SECTION("without a budget, the joint search finds both, nothing is retried") {
         std::vector<std::size_t> found;
-        auto st = for_each_witness(L, bits, targets, {}, [&](std::size_t i, const witness_path&, std::uint64_t) { found.push_back(i); });
+        auto st = for_each_witness(L, bits, targets, {}, [&](std::size_t i, const witness_path&, std::uint64_t, bool) { found.push_back(i); });
         REQUIRE(st);
         CHECK(found == std::vector<std::size_t>{0, 1});
         CHECK(st->retried == 0);
     }
     SECTION("the joint search's tables past the budget: out_of_memory, nothing reported") {
         std::size_t calls = 0;
-        auto st = for_each_witness(L, bits, targets, {.memory_budget = 64}, [&](std::size_t, const witness_path&, std::uint64_t) { ++calls; });
+        auto st = for_each_witness(L, bits, targets, {.memory_budget = 64}, [&](std::size_t, const witness_path&, std::uint64_t, bool) { ++calls; });
         REQUIRE_FALSE(st);
         CHECK(st.error().code() == vyre::error_code::out_of_memory);
         CHECK(calls == 0);
     }
+}
+
+TEST_CASE("for_each_witness: a path exponentially longer than its search comes cut to the budget", "[ifds][witness][targeted]") {
+    // p_i (i < D) calls p_{i+1} twice; x is generated in p_0 and goes around
+    // no call (each call-to-return edge keeps only the zero fact), so its
+    // witness to p_0's exit passes through p_{i+1} twice at every level:
+    // about 2^D * 6 vertices, from a search of a few dozen path edges.
+    constexpr int D = 16;
+    problem pb;
+    pb.facts = {"x"};
+    const fact_id x = 1;
+    auto add_node = [&](std::string name, proc_id p) {
+        pb.nodes.push_back({std::move(name), p});
+        return static_cast<node_id>(pb.nodes.size() - 1);
+    };
+    std::vector<node_id> c1, r1, c2, r2;
+    for (int i = 0; i <= D; ++i) {
+        const auto p = static_cast<proc_id>(i);
+        const std::string k = std::to_string(i);
+        const node_id s = add_node("s" + k, p), e = add_node("e" + k, p);
+        pb.procs.push_back({"p" + k, s, e});
+        if (i == D) {
+            pb.flows.push_back({s, e, flow_function::id()});
+            break;
+        }
+        c1.push_back(add_node("c1_" + k, p)), r1.push_back(add_node("r1_" + k, p));
+        c2.push_back(add_node("c2_" + k, p)), r2.push_back(add_node("r2_" + k, p));
+        flow_function first = flow_function::id();
+        if (i == 0) first.gen.push_back(x);
+        pb.flows.push_back({s, c1[i], first});
+        pb.ctrflows[c1[i]] = flow_function{};  // around the call: the zero fact only
+        pb.flows.push_back({r1[i], c2[i], flow_function::id()});
+        pb.ctrflows[c2[i]] = flow_function{};
+        pb.flows.push_back({r2[i], e, flow_function::id()});
+    }
+    for (int i = 0; i < D; ++i) {
+        pb.calls.push_back({c1[i], static_cast<proc_id>(i + 1), r1[i]});
+        pb.calls.push_back({c2[i], static_cast<proc_id>(i + 1), r2[i]});
+    }
+    pb.seeds.push_back({pb.procs[0].start, zero_fact});
+    const layout L = make_layout(pb);
+    const auto bits = tabulation_solver(L).solve().value().path_edges;
+    const std::vector<target> targets{{pb.procs[0].exit, x}};
+
+    witness_path full;
+    auto st = for_each_witness(L, bits, targets, {}, [&](std::size_t, const witness_path& w, std::uint64_t, bool whole) {
+        CHECK(whole);
+        full = w;
+    });
+    REQUIRE(st);
+    REQUIRE(st->found == 1);
+    REQUIRE(full.size() > (std::size_t{1} << D));
+    REQUIRE_FALSE(check_path(pb, full, targets[0].first, targets[0].second).has_value());
+    INFO("the search held " << st->joint.bytes << " bytes for a path of " << full.size() << " vertices");
+    REQUIRE(st->joint.bytes * 16 < full.size() * sizeof(full[0]));  // the path dwarfs its search
+
+    // A budget that the search fits with room to spare (it plans ahead
+    // within it), but that the whole path would pass many times over.
+    const std::uint64_t budget = 4 * st->joint.bytes + 1000 * sizeof(full[0]);
+    REQUIRE(budget * 8 < full.size() * sizeof(full[0]));
+    std::size_t calls = 0;
+    st = for_each_witness(L, bits, targets, {.memory_budget = budget},
+                          [&](std::size_t, const witness_path& w, std::uint64_t held, bool whole) {
+                              ++calls;
+                              CHECK_FALSE(whole);
+                              CHECK(w.size() <= (budget - held) / sizeof(w[0]));
+                              CHECK(w.size() * 4 > (budget - held) / sizeof(w[0]));  // not far below it
+                              CHECK(w.size() < full.size());
+                              CHECK(std::equal(w.begin(), w.end(), full.begin()));  // its beginning
+                              CHECK(w.size() > 2);
+                              if (w.size() > 2) CHECK(w[2].second == x);  // past the generation of x
+                          });
+    REQUIRE(st);
+    CHECK(calls == 1);
 }

@@ -35,6 +35,9 @@ struct witness_search_options {
     std::uint64_t slices = 64;
     /// The closure's size at the joint search's first restricted tabulation.
     std::size_t first_pass_edges = std::size_t{1} << 16;
+    /// The most vertices of a path handed out whole (0: as many as the
+    /// budget holds); a longer one comes cut (`found`'s `whole` false).
+    std::uint64_t max_path_vertices = 0;
 };
 
 /// What `for_each_witness` did.
@@ -46,15 +49,31 @@ struct witness_search_stats {
     std::uint64_t found = 0;       ///< targets with a witness, in all
 };
 
-/// Calls `found(i, path, held)` with a witness (`targeted_witnesses::witness`) for
-/// each target i (an index into `targets`) that holds in `solution` and whose
-/// witness fits the budget: first those of one search for all the targets
-/// (in target order), then those of the targets it left out, each searched
-/// alone within `opt.memory_budget / opt.slices` until half the budget is
-/// spent on them (in target order). Every target is reported at most once.
-/// `held` is what the search that found it holds meanwhile
+namespace detail {
+/// The vertices of a witness path that fit `opt`'s budget (0: no limit)
+/// beside `held` bytes, and its `max_path_vertices`.
+constexpr std::uint64_t path_steps(const witness_search_options& opt, std::uint64_t held) {
+    const std::uint64_t most = opt.max_path_vertices ? opt.max_path_vertices : ~std::uint64_t{0};
+    if (opt.memory_budget == 0) return most;
+    return std::min(most, opt.memory_budget > held ? (opt.memory_budget - held) / sizeof(witness_path::value_type) : 0);
+}
+} // namespace detail
+
+/// Calls `found(i, path, held, whole)` with a witness
+/// (`targeted_witnesses::witness`) for each target i (an index into
+/// `targets`) that holds in `solution` and whose search fits the budget:
+/// first those of one search for all the targets (in target order), then
+/// those of the targets it left out, each searched alone within
+/// `opt.memory_budget / opt.slices` until half the budget is spent on them
+/// (in target order). Every target is reported at most once. `held` is what
+/// the search that found it holds meanwhile
 /// (`targeted_witness_stats::bytes`): a caller that keeps something of the
-/// paths can budget it against the same memory.
+/// paths can budget it against the same memory. The path itself counts
+/// too: expanded summaries nest, so a path can be exponentially longer than
+/// its search, and one that would take more than the budget less `held`
+/// comes as its beginning, within that, with `whole` false (a path's
+/// beginning still names its seed and where its fact was generated); so
+/// does one over `opt.max_path_vertices`.
 /// Fails as `targeted_witnesses::create` does for the joint search
 /// (`out_of_memory` when its fixed tables do not fit the budget, and then
 /// nothing is reported); a retry that fails on memory only stays without.
@@ -72,9 +91,10 @@ vyre::result<witness_search_stats> for_each_witness(const layout& L, std::span<c
         if (!wb) return vyre::make_unexpected(wb.error());
         st.joint = wb->stats();
         for (std::size_t i = 0; i < targets.size(); ++i) {
-            if (auto path = wb->witness(targets[i].first, targets[i].second)) {
+            bool whole = true;
+            if (auto path = wb->witness(targets[i].first, targets[i].second, detail::path_steps(opt, st.joint.bytes), &whole)) {
                 ++st.found;
-                found(i, *path, st.joint.bytes);
+                found(i, *path, st.joint.bytes, whole);
             } else {
                 left.push_back(i);
             }
@@ -96,9 +116,10 @@ vyre::result<witness_search_stats> for_each_witness(const layout& L, std::span<c
         spent += std::max<std::uint64_t>(wb->stats().bytes, 1);
         st.retry_edges += wb->stats().closure_edges;
         st.retry_passes += wb->stats().passes;
-        if (auto path = wb->witness(targets[i].first, targets[i].second)) {
+        bool whole = true;
+        if (auto path = wb->witness(targets[i].first, targets[i].second, detail::path_steps(opt, wb->stats().bytes), &whole)) {
             ++st.found;
-            found(i, *path, wb->stats().bytes);
+            found(i, *path, wb->stats().bytes, whole);
         }
     }
     return st;

@@ -167,15 +167,36 @@ public:
     /// A realizable path from a seed to (n, global_fact), fully expanded, or
     /// nullopt when (n, global_fact) does not hold, or was not a target
     /// (nor on a target's derivation in a context with a known prefix).
-    std::optional<witness_path> witness(node_id n, fact_id global_fact) const {
+    /// Expanded summaries nest, so a path may be exponentially longer than
+    /// the search that found it: with `max_steps`, a path longer than that
+    /// (counted over the records first, without expanding it) comes as its
+    /// first `min(max_steps, cut_path_vertices)` vertices, and `*whole`
+    /// (when given) says whether the path is all there. (It memoises the
+    /// records' lengths then: not for several threads at once.)
+    std::optional<witness_path> witness(node_id n, fact_id global_fact, std::uint64_t max_steps = ~std::uint64_t{0},
+                                        bool* whole = nullptr) const {
         if (n >= L_->num_nodes) return std::nullopt;
         const std::uint32_t base = L_->proc_fact_off[L_->node_proc[n]];
         // Only contexts with a prefix: a seed's, or one chained to a seed.
         const std::uint32_t rid = detail::first_record_of(*L_, index_, n, global_fact,
                                                           [&](std::uint32_t c) { return rooted_[base + c]; });
         if (rid == ~0u) return std::nullopt;
-        return detail::expand_witness(*L_, records_, ctx_rid_, rid);
+        if (max_steps != ~std::uint64_t{0}) {
+            if (!lengths_) lengths_.emplace(records_.size(), ctx_rid_.size());
+            const std::uint64_t len = detail::witness_length(*L_, records_, ctx_rid_, rid, *lengths_);
+            if (len > max_steps) {
+                if (whole) *whole = false;
+                return detail::expand_witness(*L_, records_, ctx_rid_, rid, std::min<std::uint64_t>(max_steps, cut_path_vertices));
+            }
+            return detail::expand_witness(*L_, records_, ctx_rid_, rid, len, whole, len);  // room for all of it at once
+        }
+        return detail::expand_witness(*L_, records_, ctx_rid_, rid, max_steps, whole);
     }
+
+    /// The most vertices of a path cut short by `witness`'s `max_steps`: its
+    /// beginning, which names its seed and (in practice) where its fact
+    /// was generated, in time that does not grow with the whole path's.
+    static constexpr std::uint64_t cut_path_vertices = std::uint64_t{1} << 16;
 
     /// What the construction did.
     const targeted_witness_stats& stats() const { return stats_; }
@@ -569,6 +590,10 @@ private:
         }
         stats_.recorded_edges = records_.size();
         index_ = detail::record_index(L, records_);
+        if (budget_ != 0) {  // a budget bounds the paths handed out (`witness`'s max_steps): their lengths' memos
+            lengths_.emplace(records_.size(), ctx_rid_.size());
+            stats_.bytes = std::max(stats_.bytes, held(records_.capacity()) + lengths_->bytes());
+        }
         hops_ = {};
         ctx_state_ = {};
     }
@@ -591,6 +616,7 @@ private:
     std::vector<std::uint32_t> ctx_rid_;
     std::vector<bool> rooted_;             // per context: a seed's, or chained to one
     std::vector<std::pair<std::uint64_t, std::uint32_t>> index_;
+    mutable std::optional<detail::witness_lengths> lengths_;  // paths' lengths, for `witness`'s max_steps
 };
 
 } // namespace weir::ifds

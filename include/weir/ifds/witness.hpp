@@ -62,8 +62,14 @@ std::uint32_t first_record_of(const layout& L, std::span<const std::pair<std::ui
 /// proc_fact_off[p] + c]` is the record of context (p, c)'s self-loop. The
 /// records must form a DAG (predecessors recorded before what they derive);
 /// an explicit stack, so long paths cannot overflow the call stack.
+/// Expanded summaries nest, so a path can be exponentially longer than the
+/// records it comes from: the vector's buffers (the old and the new one
+/// together while it grows) stay within `max_steps` vertices, and a longer
+/// path comes as its beginning, with `*whole` (when given) false. `reserve`:
+/// the vertices to make room for at once (the path's length, when known).
 inline witness_path expand_witness(const layout& L, std::span<const pe_record> rec, std::span<const std::uint32_t> ctx_rid,
-                                   std::uint32_t rid) {
+                                   std::uint32_t rid, std::uint64_t max_steps = ~std::uint64_t{0}, bool* whole = nullptr,
+                                   std::uint64_t reserve = 0) {
     enum class action : std::uint32_t { prefix, same_level, emit };
     struct task {
         action a;
@@ -71,6 +77,7 @@ inline witness_path expand_witness(const layout& L, std::span<const pe_record> r
     };
     auto context_of = [&](std::uint32_t r) { return ctx_rid[L.proc_fact_off[L.node_proc[rec[r].n]] + rec[r].c]; };
     witness_path out;
+    out.reserve(std::min(reserve, max_steps));
     std::vector<task> st;
     st.push_back({action::same_level, rid, 0});
     st.push_back({action::prefix, context_of(rid), 0});
@@ -79,6 +86,17 @@ inline witness_path expand_witness(const layout& L, std::span<const pe_record> r
         st.pop_back();
         switch (t.a) {
         case action::emit:
+            if (out.size() == out.capacity()) {
+                // While the vector moves, its old and new buffers are held
+                // together: both stay within max_steps.
+                const std::uint64_t cap = out.capacity(), room = max_steps > cap ? max_steps - cap : 0;
+                const std::uint64_t next = std::min<std::uint64_t>(std::max<std::uint64_t>(2 * cap, 64), room);
+                if (next <= cap) {
+                    if (whole) *whole = false;
+                    return out;
+                }
+                out.reserve(next);
+            }
             out.emplace_back(t.x, L.global_fact(L.node_proc[t.x], t.y));
             break;
         case action::prefix: {
@@ -115,7 +133,74 @@ inline witness_path expand_witness(const layout& L, std::span<const pe_record> r
         }
         }
     }
+    if (whole) *whole = true;
     return out;
+}
+
+/// Memos for `witness_length`: per record, its same-level path's vertices;
+/// per context, its prefix's (`unknown` until computed).
+struct witness_lengths {
+    static constexpr std::uint64_t unknown = ~std::uint64_t{0};
+    std::vector<std::uint64_t> same_level, prefix;
+    /// Memos for records `rec` and contexts `ctx_rid`.
+    witness_lengths(std::size_t records, std::size_t contexts) : same_level(records, unknown), prefix(contexts, unknown) {}
+    /// Their bytes.
+    std::uint64_t bytes() const { return (same_level.size() + prefix.size()) * sizeof(std::uint64_t); }
+};
+
+/// The vertices of `expand_witness(L, rec, ctx_rid, rid)`'s path, counted
+/// over the records (saturating at 2^62) rather than expanded: linear in
+/// the records, where the path may be exponential in them.
+inline std::uint64_t witness_length(const layout& L, std::span<const pe_record> rec, std::span<const std::uint32_t> ctx_rid,
+                                    std::uint32_t rid, witness_lengths& m) {
+    constexpr std::uint64_t cap = std::uint64_t{1} << 62;
+    auto add = [](std::uint64_t a, std::uint64_t b) { return a + b < cap ? a + b : cap; };  // both ≤ cap: no overflow
+    auto ctx = [&](std::uint32_t r) { return L.proc_fact_off[L.node_proc[rec[r].n]] + rec[r].c; };
+    // Same-level lengths, post-order over the records' predecessors (a DAG).
+    std::vector<std::uint32_t> st;
+    auto same_level = [&](std::uint32_t root) {
+        if (m.same_level[root] != witness_lengths::unknown) return m.same_level[root];
+        st.assign(1, root);
+        while (!st.empty()) {
+            const std::uint32_t r = st.back();
+            const pe_record& x = rec[r];
+            if (m.same_level[r] != witness_lengths::unknown) {
+                st.pop_back();
+                continue;
+            }
+            const bool intra = x.kind == pe_origin::intra, ret = x.kind == pe_origin::ret;
+            if (!intra && !ret) {
+                m.same_level[r] = 0, st.pop_back();
+                continue;
+            }
+            const std::uint64_t a = m.same_level[x.pred], b = ret ? m.same_level[x.pred2] : 0;
+            if (a == witness_lengths::unknown) {
+                st.push_back(x.pred);
+                continue;
+            }
+            if (b == witness_lengths::unknown) {
+                st.push_back(x.pred2);
+                continue;
+            }
+            m.same_level[r] = ret ? add(add(a, b), 2) : add(a, 1);  // ret: the callee's start and the return site
+            st.pop_back();
+        }
+        return m.same_level[root];
+    };
+    // The prefix: up the chain of callers to a known one or a seed, then back down.
+    std::vector<std::uint32_t> chain;
+    for (std::uint32_t x = ctx(rid);;) {
+        if (m.prefix[x] != witness_lengths::unknown) break;
+        chain.push_back(x);
+        const pe_record& self = rec[ctx_rid[x]];
+        if (self.kind == pe_origin::seed) break;
+        x = ctx(self.pred);
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        const pe_record& self = rec[ctx_rid[*it]];
+        m.prefix[*it] = self.kind == pe_origin::seed ? 1 : add(add(m.prefix[ctx(self.pred)], same_level(self.pred)), 1);
+    }
+    return add(m.prefix[ctx(rid)], same_level(rid));
 }
 
 } // namespace detail
