@@ -51,8 +51,9 @@ struct analysis_session::impl {
     /// Sources (taint) and, with `--witness`, the trace of finding `f` from
     /// its witness path (`whole`: all of it; else its beginning, which names
     /// the source but makes no trace). A trace that would take more than
-    /// `trace_room` bytes is not kept. True when `f` has its trace.
-    bool explain(const weir::ifds::witness_path& path, bool whole, std::uint64_t trace_room, finding& f) const {
+    /// `trace_room` bytes is not kept. The bytes of the trace kept, if any.
+    std::optional<std::uint64_t> explain(const weir::ifds::witness_path& path, bool whole, std::uint64_t trace_room,
+                                         finding& f) const {
         const auto& nodes = prog->nodes();
         if (f.rule == "taint") {
             std::size_t k = 0;
@@ -65,9 +66,8 @@ struct analysis_session::impl {
                 if (g.inst) f.sources.push_back(location_of(*g.inst));
             }
         }
-        if (!opt.witness) return false;
-        if (!whole) return false;
-        std::uint64_t bytes = 0;  // the entries' (the vector's slack is counted at the end)
+        if (!opt.witness || !whole) return std::nullopt;
+        std::uint64_t bytes = 0;  // the entries and their strings' heap parts
         for (const auto& [n, fact] : path) {
             const icfg_node& node = nodes[n];
             if (!node.inst || node.role != node_role::instruction) continue;
@@ -78,21 +78,16 @@ struct analysis_session::impl {
             if (bytes > trace_room) break;
             f.trace.push_back(std::move(l));
         }
-        if (bytes <= trace_room && trace_bytes(f.trace) <= trace_room) return true;
+        bytes += (f.trace.capacity() - f.trace.size()) * sizeof(source_location);  // the vector's slack
+        if (bytes <= trace_room) return bytes;
         f.trace = {};
-        return false;
+        return std::nullopt;
     }
     /// The memory an entry of a trace holds: itself and its strings' heap parts.
     static std::uint64_t location_bytes(const source_location& l) {
         std::uint64_t b = sizeof(source_location);
         for (const std::string* s : {&l.function, &l.file})
             if (s->capacity() > 15) b += s->capacity() + 1;  // past the short-string buffer
-        return b;
-    }
-    /// The memory a trace holds: its entries (the vector's capacity) and their strings' heap parts.
-    static std::uint64_t trace_bytes(const std::vector<source_location>& t) {
-        std::uint64_t b = (t.capacity() - t.size()) * sizeof(source_location);
-        for (const source_location& l : t) b += location_bytes(l);
         return b;
     }
 };
@@ -116,7 +111,7 @@ void analysis_session::impl::witnesses(const ifds_result& r, std::vector<finding
             // what is left for this trace beside the search, the traces kept and the path
             const std::uint64_t used = held + traced_bytes + path.capacity() * sizeof(path[0]);
             const std::uint64_t room = wo.memory_budget > used ? wo.memory_budget - used : 0;
-            if (explain(path, whole, room, out[i])) traced_bytes += trace_bytes(out[i].trace);
+            if (const auto bytes = explain(path, whole, room, out[i])) traced_bytes += *bytes;
             else if (opt.witness) ++untraced;
         });
     if (st) {

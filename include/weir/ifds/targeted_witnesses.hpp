@@ -181,16 +181,13 @@ public:
         const std::uint32_t rid = detail::first_record_of(*L_, index_, n, global_fact,
                                                           [&](std::uint32_t c) { return rooted_[base + c]; });
         if (rid == ~0u) return std::nullopt;
-        if (max_steps != ~std::uint64_t{0}) {
-            if (!lengths_) lengths_.emplace(records_.size(), ctx_rid_.size());
-            const std::uint64_t len = detail::witness_length(*L_, records_, ctx_rid_, rid, *lengths_);
-            if (len > max_steps) {
-                if (whole) *whole = false;
-                return detail::expand_witness(*L_, records_, ctx_rid_, rid, std::min<std::uint64_t>(max_steps, cut_path_vertices));
-            }
-            return detail::expand_witness(*L_, records_, ctx_rid_, rid, len, whole, len);  // room for all of it at once
-        }
-        return detail::expand_witness(*L_, records_, ctx_rid_, rid, max_steps, whole);
+        if (whole) *whole = true;
+        if (max_steps == ~std::uint64_t{0}) return detail::expand_witness(*L_, records_, ctx_rid_, rid);
+        if (!lengths_) lengths_.emplace(records_.size(), ctx_rid_.size());
+        const std::uint64_t len = detail::witness_length(*L_, records_, ctx_rid_, rid, *lengths_);
+        if (len <= max_steps) return detail::expand_witness(*L_, records_, ctx_rid_, rid, len);  // room for all of it at once
+        if (whole) *whole = false;
+        return detail::expand_witness(*L_, records_, ctx_rid_, rid, std::min(max_steps, cut_path_vertices));
     }
 
     /// The most vertices of a path cut short by `witness`'s `max_steps`: its

@@ -63,13 +63,11 @@ std::uint32_t first_record_of(const layout& L, std::span<const std::pair<std::ui
 /// records must form a DAG (predecessors recorded before what they derive);
 /// an explicit stack, so long paths cannot overflow the call stack.
 /// Expanded summaries nest, so a path can be exponentially longer than the
-/// records it comes from: the vector's buffers (the old and the new one
-/// together while it grows) stay within `max_steps` vertices, and a longer
-/// path comes as its beginning, with `*whole` (when given) false. `reserve`:
-/// the vertices to make room for at once (the path's length, when known).
+/// records it comes from: with a finite `max_steps` (room for which is
+/// reserved at once, so the vector never moves), only the path's first
+/// `max_steps` vertices (`witness_length` says whether that is all).
 inline witness_path expand_witness(const layout& L, std::span<const pe_record> rec, std::span<const std::uint32_t> ctx_rid,
-                                   std::uint32_t rid, std::uint64_t max_steps = ~std::uint64_t{0}, bool* whole = nullptr,
-                                   std::uint64_t reserve = 0) {
+                                   std::uint32_t rid, std::uint64_t max_steps = ~std::uint64_t{0}) {
     enum class action : std::uint32_t { prefix, same_level, emit };
     struct task {
         action a;
@@ -77,7 +75,7 @@ inline witness_path expand_witness(const layout& L, std::span<const pe_record> r
     };
     auto context_of = [&](std::uint32_t r) { return ctx_rid[L.proc_fact_off[L.node_proc[rec[r].n]] + rec[r].c]; };
     witness_path out;
-    out.reserve(std::min(reserve, max_steps));
+    if (max_steps != ~std::uint64_t{0}) out.reserve(max_steps);
     std::vector<task> st;
     st.push_back({action::same_level, rid, 0});
     st.push_back({action::prefix, context_of(rid), 0});
@@ -86,17 +84,7 @@ inline witness_path expand_witness(const layout& L, std::span<const pe_record> r
         st.pop_back();
         switch (t.a) {
         case action::emit:
-            if (out.size() == out.capacity()) {
-                // While the vector moves, its old and new buffers are held
-                // together: both stay within max_steps.
-                const std::uint64_t cap = out.capacity(), room = max_steps > cap ? max_steps - cap : 0;
-                const std::uint64_t next = std::min<std::uint64_t>(std::max<std::uint64_t>(2 * cap, 64), room);
-                if (next <= cap) {
-                    if (whole) *whole = false;
-                    return out;
-                }
-                out.reserve(next);
-            }
+            if (out.size() == max_steps) return out;
             out.emplace_back(t.x, L.global_fact(L.node_proc[t.x], t.y));
             break;
         case action::prefix: {
@@ -133,7 +121,6 @@ inline witness_path expand_witness(const layout& L, std::span<const pe_record> r
         }
         }
     }
-    if (whole) *whole = true;
     return out;
 }
 
