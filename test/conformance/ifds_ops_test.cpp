@@ -7,8 +7,12 @@
 #include <string>
 
 #include "support/backends.hpp"
+#include "support/ifds_gen.hpp"
 
+#include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/ops/register.hpp>
+#include <weir/ifds/resident_graph.hpp>
+#include <weir/ifds/row_tables.hpp>
 
 using namespace vyre;
 using vyre::test::backend_list;
@@ -129,5 +133,59 @@ TEST_CASE("ifds_rows::select_masks is the OR of the masks a word's bits select",
         std::uint32_t expect = 0;
         for (std::uint32_t bits = x; bits; bits &= bits - 1) expect |= mk[std::countr_zero(bits)];
         CHECK(weir::ops::ifds_rows::select_masks(mk, x) == expect);
+    }
+}
+
+namespace {
+
+/// The packed path-edge bitset that `ifds_rows_solve`'s loop reaches on one
+/// thread from `L`'s seeds over its row tables, with or without the op's
+/// index of the caller contexts that entered each callee context.
+u32s solve_rows(const weir::ifds::layout& L, bool with_entered) {
+    namespace fs = weir::ops::ifds_solve;
+    namespace fi = weir::ops::ifds;
+    auto rt = weir::ifds::make_row_tables(L);
+    const auto graph = weir::ifds::detail::graph_tables(L);
+    std::vector<u32s> buffers;
+    for (std::size_t i = 0; i < graph.size(); ++i) buffers.push_back(i == fi::pe_word ? rt.packing.pe_word : *graph[i]);
+    for (const auto* t : std::as_const(rt).tables()) buffers.push_back(*t);
+    buffers.push_back(u32s(std::max<std::uint64_t>(rt.packing.words, 1), 0));  // pe
+    std::vector<ops::op_arg> args;
+    for (auto& b : buffers) {
+        if (b.empty()) b.push_back(0);
+        args.push_back({std::span<std::uint8_t>(reinterpret_cast<std::uint8_t*>(b.data()), b.size() * 4)});
+    }
+    const fi::tables T(args, buffers.back().size());
+    const weir::ops::ifds_rows::rows R(args);
+    const fi::words pe(args.back());
+    fs::entered_contexts entered(T, fs::entered_max_words(pe));
+    std::vector<fs::entry> stack;
+    fs::stack_sink<false> sink{T, R, pe, &stack, with_entered ? &entered : nullptr};
+    for (std::size_t i = 0; i < L.seed_node.size(); ++i)
+        sink.add(L.seed_node[i], L.seed_fact[i], L.seed_fact[i] / 32, 1u << (L.seed_fact[i] % 32));
+    weir::ops::ifds_rows::scratch sc;
+    for (fs::entry e{}; sink.pop(e);) weir::ops::ifds_rows::expand_entry(T, R, pe, e.data(), sink, sc);
+    return buffers.back();
+}
+
+} // namespace
+
+TEST_CASE("ifds_rows_solve's index of entered contexts changes no path edge", "[ops][ifds]") {
+    // The index replaces testing every context of the call site against the
+    // facts that enter the exit's context (what the op does without it, when
+    // it would take more words than the bitset): with or without it, the op
+    // must reach the same bits. The parity tests hold the indexed op to the
+    // tabulation solver.
+    weir::test::gen_options o;
+    o.procs = 40;
+    o.facts = 70;  // three chunks a row
+    o.max_nodes = 8;
+    o.seeds = 4;
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+        INFO("seed " << seed);
+        const auto L = weir::ifds::make_layout(weir::test::random_problem(seed, o));
+        const u32s with = solve_rows(L, true);
+        CHECK(std::any_of(with.begin(), with.end(), [](std::uint32_t w) { return w != 0; }));
+        CHECK(solve_rows(L, false) == with);
     }
 }
