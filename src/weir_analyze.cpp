@@ -220,7 +220,7 @@ int cmd_analyze(int argc, char** argv) {
         if (!bits) return solver_failed(bits.error());
         const double solve_s = seconds_since(t);
         bar.phase("reporting");
-        findings = session.findings(std::move(*bits));
+        findings = session.findings(std::move(*bits), st.path_edges);
         bar.done();
         for (const std::string& note : session.notes()) std::cerr << "weir: note: " << note << "\n";
         analysis = session.analysis();

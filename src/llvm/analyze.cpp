@@ -180,12 +180,13 @@ const std::vector<std::string>& analysis_session::notes() const { return d_->not
 const std::string& analysis_session::analysis() const { return d_->opt.analysis; }
 const char* analysis_session::points_to_engine() const { return d_->prog->pointers().engine_name(); }
 
-std::vector<finding> analysis_session::findings(std::vector<std::uint32_t> bits) {
+std::vector<finding> analysis_session::findings(std::vector<std::uint32_t> bits,
+                                               std::optional<std::uint64_t> path_edges) {
     if (bits.size() < d_->L.pe_words)
         throw std::invalid_argument("weir::llvm::analysis_session::findings: path-edge bits shorter than the layout's");
     auto t = std::chrono::steady_clock::now();
     ifds_result r(d_->L, std::move(bits));
-    d_->stats.path_edges = r.path_edges();
+    d_->stats.path_edges = path_edges ? *path_edges : r.path_edges();
     analysis_context cx(*d_->prog, d_->compiled.facts);
     std::vector<finding> out = std::visit(
         [&](auto& a) -> std::vector<finding> {

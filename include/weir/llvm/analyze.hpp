@@ -13,7 +13,9 @@
 /// for (auto& f : s.findings(std::move(out->path_edges))) ...
 /// \endcode
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,9 +80,13 @@ public:
     /// witnesses recorded for the findings alone
     /// (`weir::ifds::targeted_witnesses`; the findings whose witnesses do
     /// not fit `witness_budget` come without them, and a note says so).
+    /// `path_edges`, when the solver counted the bits already
+    /// (`weir::ifds::solve_stats::path_edges`), spares counting them again
+    /// for `stats()` (a pass over the whole bitset: 2 GB on SQLite's uninit).
     /// Throws `vyre::backend_error` when the bits are not a solve's,
     /// `std::bad_alloc` when the host runs out of memory.
-    std::vector<finding> findings(std::vector<std::uint32_t> path_edge_bits);
+    std::vector<finding> findings(std::vector<std::uint32_t> path_edge_bits,
+                                  std::optional<std::uint64_t> path_edges = std::nullopt);
     /// Sizes for the output's `stats`.
     analysis_stats stats() const;
     /// Phase times so far.
