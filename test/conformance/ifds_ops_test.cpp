@@ -159,6 +159,7 @@ u32s solve_rows(const weir::ifds::layout& L, bool with_entered) {
     const weir::ops::ifds_rows::rows R(args);
     const fi::words pe(args.back());
     fs::entered_contexts entered(T, fs::entered_max_words(pe));
+    if (with_entered) REQUIRE_FALSE(entered.edges.empty());  // the index fits: "with" is not the fallback too
     std::vector<fs::entry> stack;
     fs::stack_sink<false> sink{T, R, pe, &stack, with_entered ? &entered : nullptr};
     for (std::size_t i = 0; i < L.seed_node.size(); ++i)
