@@ -41,6 +41,7 @@
 #include <vector>
 
 #include <vyre/core/result.hpp>
+#include <weir/ifds/ops/return_memo.hpp>
 #include <weir/ifds/ops/tables.hpp>
 #include <vyre/ops/op_info.hpp>
 
@@ -217,6 +218,7 @@ WEIR_INLINE const std::uint32_t* one_word_masks(const rows& R, std::uint32_t mas
 /// (`a` in the exit case: the caller facts that enter the context).
 struct scratch {
     std::vector<std::uint32_t> a, b, c;
+    return_memo memo;  ///< the call sites' mapped callee summaries
     std::array<std::uint32_t, 4> small_a{}, small_b{}, small_c{};  ///< used instead of a, b, c for masks of up to 128 facts
 };
 
@@ -279,7 +281,21 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
                 any |= back != 0;
                 return;
             }
-            for (std::uint32_t j = 0; 32 * j < fq; ++j) {
+            const std::uint32_t wq = (fq + 31) / 32;
+            if (std::uint32_t* memo = sc.memo.find(ce, d3, fq, F)) {  // map only the exit bits new since the snapshot
+                std::uint32_t* mapped = memo + wq;
+                for (std::uint32_t j = 0; j < wq; ++j) {
+                    const std::uint32_t fresh = read_bits(pe, exit_row + 32ull * j, chunk_len(fq, j)) & ~memo[j];
+                    memo[j] |= fresh;
+                    for (std::uint32_t x = fresh; x; x &= x - 1) {
+                        const std::uint32_t d4 = 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
+                        map_return(T, R, ce, d4, mask_first, mask_words, mapped, W, F);
+                    }
+                }
+                for (std::uint32_t j = 0; j < W; ++j) ret[j] |= mapped[j], any |= mapped[j] != 0;
+                return;
+            }
+            for (std::uint32_t j = 0; j < wq; ++j) {
                 for (std::uint32_t x = read_bits(pe, exit_row + 32ull * j, chunk_len(fq, j)); x; x &= x - 1) {
                     const std::uint32_t d4 = 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
                     any |= map_return(T, R, ce, d4, mask_first, mask_words, ret, W, F);
