@@ -141,9 +141,11 @@ namespace {
 /// The packed path-edge bitset that `ifds_rows_solve`'s loop reaches on one
 /// thread from `L`'s seeds over its row tables, with or without the op's
 /// index of the caller contexts that entered each callee context, and with a
-/// memo of mapped summaries of at most `memo_words` words (0: none).
+/// memo of mapped summaries of at most `memo_words` words (0: none) that
+/// records rows of `memo_min_facts` facts or more.
 u32s solve_rows(const weir::ifds::layout& L, bool with_entered,
-                std::uint64_t memo_words = weir::ops::ifds_rows::return_memo::default_max_words) {
+                std::uint64_t memo_words = weir::ops::ifds_rows::return_memo::default_max_words,
+                std::uint32_t memo_min_facts = weir::ops::ifds_rows::return_memo::default_min_facts) {
     namespace fs = weir::ops::ifds_solve;
     namespace fi = weir::ops::ifds;
     auto rt = weir::ifds::make_row_tables(L);
@@ -167,7 +169,7 @@ u32s solve_rows(const weir::ifds::layout& L, bool with_entered,
     for (std::size_t i = 0; i < L.seed_node.size(); ++i)
         sink.add(L.seed_node[i], L.seed_fact[i], L.seed_fact[i] / 32, 1u << (L.seed_fact[i] % 32));
     weir::ops::ifds_rows::scratch sc;
-    sc.memo = weir::ops::ifds_rows::return_memo(memo_words);
+    sc.memo = weir::ops::ifds_rows::return_memo(memo_words, memo_min_facts);
     for (fs::entry e{}; sink.pop(e);) weir::ops::ifds_rows::expand_entry(T, R, pe, e.data(), sink, sc);
     return buffers.back();
 }
@@ -197,27 +199,31 @@ TEST_CASE("ifds_rows_solve's index of entered contexts changes no path edge", "[
 TEST_CASE("ifds_rows::return_memo keeps one zeroed record per key, checks its call site's facts and forgets when full", "[ops][ifds]") {
     using weir::ops::ifds_rows::return_memo;
     return_memo m(256);
-    std::uint32_t* r = m.find(3, 5, 40, 70);  // 2 words of snapshot, 3 mapped
+    CHECK(m.find(3, 5, 40, 70) == nullptr);     // none yet
+    std::uint32_t* r = m.insert(3, 5, 40, 70);  // 2 words of snapshot, 3 mapped
     REQUIRE(r != nullptr);
     CHECK(std::all_of(r, r + 5, [](std::uint32_t w) { return w == 0; }));
     std::fill(r, r + 5, 7u);
-    CHECK(m.find(3, 5, 40, 70)[4] == 7u);      // the same record again
-    CHECK(m.find(3, 6, 40, 70)[0] == 0u);      // another callee context: its own record
-    CHECK(m.find(3, 5, 40, 71) == nullptr);    // the same key from a call site of other facts: no record
-    CHECK(m.find(4, 0, 2000, 2000) == nullptr);  // larger than a quarter of the bound
+    REQUIRE(m.find(3, 5, 40, 70) != nullptr);
+    CHECK(m.find(3, 5, 40, 70)[4] == 7u);        // the same record again
+    CHECK(m.insert(3, 5, 40, 70) == nullptr);    // and no second one
+    CHECK(m.insert(3, 6, 40, 70)[0] == 0u);      // another callee context: its own record
+    CHECK(m.find(3, 5, 40, 71) == nullptr);      // the same key from a call site of other facts: no record
+    CHECK(m.insert(4, 0, 2000, 2000) == nullptr);  // larger than a quarter of the bound
     CHECK(m.size() == 2);
-    for (std::uint32_t d = 0; d < 150; ++d) REQUIRE(m.find(9, d, 32, 32) != nullptr);  // 2 words each: passes 256
-    CHECK(m.size() < 152);                     // it forgot what it held
-    CHECK(m.find(3, 5, 40, 70)[4] == 0u);      // and starts (3, 5) again from zero
-    CHECK(return_memo(0).find(0, 0, 1, 1) == nullptr);  // a memo of no words holds nothing
+    for (std::uint32_t d = 0; d < 150; ++d) REQUIRE(m.insert(9, d, 32, 32) != nullptr);  // 2 words each: passes 256
+    CHECK(m.size() < 152);                       // it forgot what it held
+    CHECK(m.find(3, 5, 40, 70) == nullptr);
+    CHECK(return_memo(0).insert(0, 0, 1, 1) == nullptr);  // a memo of no words holds nothing
 }
 
 TEST_CASE("ifds_rows_solve's memo of mapped summaries changes no path edge", "[ops][ifds]") {
     // A call site maps only the callee exit bits that are new since its last
     // visit of the same (call edge, callee context) and ORs in the rest from
     // the memo. Without masks (70 facts), with two-word masks (40 facts), a
-    // memo that never fits (0 words) and one that forgets all the time (64
-    // words) must reach the same bits.
+    // memo that never fits (0 words), one that records every row (from one
+    // fact) and one that also forgets all the time (64 words) must reach the
+    // same bits.
     weir::test::gen_options o;
     o.procs = 40;
     o.max_nodes = 8;
@@ -230,7 +236,8 @@ TEST_CASE("ifds_rows_solve's memo of mapped summaries changes no path edge", "[o
             const u32s with = solve_rows(L, true);
             CHECK(std::any_of(with.begin(), with.end(), [](std::uint32_t w) { return w != 0; }));
             CHECK(solve_rows(L, true, 0) == with);
-            CHECK(solve_rows(L, true, 64) == with);
+            CHECK(solve_rows(L, true, weir::ops::ifds_rows::return_memo::default_max_words, 1) == with);
+            CHECK(solve_rows(L, true, 64, 1) == with);
         }
     }
 }

@@ -282,25 +282,34 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
                 return;
             }
             const std::uint32_t wq = (fq + 31) / 32;
-            if (std::uint32_t* memo = sc.memo.find(ce, d3, fq, F)) {  // map only the exit bits new since the snapshot
-                std::uint32_t* mapped = memo + wq;
+            // a row of few facts is mapped directly: cheaper than a lookup in the memo
+            const std::uint32_t enough = sc.memo.min_facts();
+            std::uint32_t held = 0;
+            for (std::uint32_t j = 0; j < wq && held < enough; ++j)
+                for (std::uint32_t x = read_bits(pe, exit_row + 32ull * j, chunk_len(fq, j)); x && held < enough; x &= x - 1)
+                    ++held;
+            std::uint32_t* memo = nullptr;
+            if (held >= enough && (memo = sc.memo.find(ce, d3, fq, F)) == nullptr) memo = sc.memo.insert(ce, d3, fq, F);
+            if (memo == nullptr) {
                 for (std::uint32_t j = 0; j < wq; ++j) {
-                    const std::uint32_t fresh = read_bits(pe, exit_row + 32ull * j, chunk_len(fq, j)) & ~memo[j];
-                    memo[j] |= fresh;
-                    for (std::uint32_t x = fresh; x; x &= x - 1) {
+                    for (std::uint32_t x = read_bits(pe, exit_row + 32ull * j, chunk_len(fq, j)); x; x &= x - 1) {
                         const std::uint32_t d4 = 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
-                        map_return(T, R, ce, d4, mask_first, mask_words, mapped, W, F);
+                        any |= map_return(T, R, ce, d4, mask_first, mask_words, ret, W, F);
                     }
                 }
-                for (std::uint32_t j = 0; j < W; ++j) ret[j] |= mapped[j], any |= mapped[j] != 0;
                 return;
             }
+            // map only the exit bits new since the snapshot (all of them for a new record)
+            std::uint32_t* mapped = memo + wq;
             for (std::uint32_t j = 0; j < wq; ++j) {
-                for (std::uint32_t x = read_bits(pe, exit_row + 32ull * j, chunk_len(fq, j)); x; x &= x - 1) {
+                const std::uint32_t fresh = read_bits(pe, exit_row + 32ull * j, chunk_len(fq, j)) & ~memo[j];
+                memo[j] |= fresh;
+                for (std::uint32_t x = fresh; x; x &= x - 1) {
                     const std::uint32_t d4 = 32 * j + static_cast<std::uint32_t>(std::countr_zero(x));
-                    any |= map_return(T, R, ce, d4, mask_first, mask_words, ret, W, F);
+                    map_return(T, R, ce, d4, mask_first, mask_words, mapped, W, F);
                 }
             }
+            for (std::uint32_t j = 0; j < W; ++j) ret[j] |= mapped[j], any |= mapped[j] != 0;
         };
         for (std::uint32_t bits = delta; bits; bits &= bits - 1) {
             const std::uint32_t d = 32 * k + static_cast<std::uint32_t>(std::countr_zero(bits));
