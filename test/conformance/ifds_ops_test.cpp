@@ -199,21 +199,21 @@ TEST_CASE("ifds_rows_solve's index of entered contexts changes no path edge", "[
 TEST_CASE("ifds_rows::return_memo keeps one zeroed record per key, checks its call site's facts and forgets when full", "[ops][ifds]") {
     using weir::ops::ifds_rows::return_memo;
     return_memo m(256);
-    CHECK(m.find(3, 5, 40, 70) == nullptr);     // none yet
+    CHECK(m.find(3, 5, 70) == nullptr);     // none yet
     std::uint32_t* r = m.insert(3, 5, 40, 70);  // 2 words of snapshot, 3 mapped
     REQUIRE(r != nullptr);
     CHECK(std::all_of(r, r + 5, [](std::uint32_t w) { return w == 0; }));
     std::fill(r, r + 5, 7u);
-    REQUIRE(m.find(3, 5, 40, 70) != nullptr);
-    CHECK(m.find(3, 5, 40, 70)[4] == 7u);        // the same record again
+    REQUIRE(m.find(3, 5, 70) != nullptr);
+    CHECK(m.find(3, 5, 70)[4] == 7u);        // the same record again
     CHECK(m.insert(3, 5, 40, 70) == nullptr);    // and no second one
     CHECK(m.insert(3, 6, 40, 70)[0] == 0u);      // another callee context: its own record
-    CHECK(m.find(3, 5, 40, 71) == nullptr);      // the same key from a call site of other facts: no record
+    CHECK(m.find(3, 5, 71) == nullptr);      // the same key from a call site of other facts: no record
     CHECK(m.insert(4, 0, 2000, 2000) == nullptr);  // larger than a quarter of the bound
     CHECK(m.size() == 2);
     for (std::uint32_t d = 0; d < 150; ++d) REQUIRE(m.insert(9, d, 32, 32) != nullptr);  // 2 words each: passes 256
     CHECK(m.size() < 152);                       // it forgot what it held
-    CHECK(m.find(3, 5, 40, 70) == nullptr);
+    CHECK(m.find(3, 5, 70) == nullptr);
     CHECK(return_memo(0).insert(0, 0, 1, 1) == nullptr);  // a memo of no words holds nothing
 }
 

@@ -38,24 +38,24 @@ public:
     /// The fewest facts of an exit row worth a record.
     std::uint32_t min_facts() const { return min_facts_; }
 
-    /// The record of (ce, d3) for an exit row of `exit_facts` facts mapped
-    /// to `site_facts` caller facts: (exit_facts + 31) / 32 words of snapshot
-    /// followed by (site_facts + 31) / 32 words of mapped caller facts.
-    /// nullptr when there is none, or when (ce, d3) was recorded with other
-    /// `site_facts` (only malformed tables give one call edge two call
-    /// sites). `exit_facts` must be a function of `ce` (the callee's facts).
-    std::uint32_t* find(std::uint32_t ce, std::uint32_t d3, std::uint32_t exit_facts, std::uint32_t site_facts) {
-        (void)exit_facts;
+    /// The record of (ce, d3) that `insert` made for `site_facts` caller
+    /// facts, laid out as `insert` says; nullptr when there is none, or when
+    /// (ce, d3) was recorded with other `site_facts` (only malformed tables
+    /// give one call edge two call sites).
+    std::uint32_t* find(std::uint32_t ce, std::uint32_t d3, std::uint32_t site_facts) {
         if (slots_.empty()) return nullptr;
         const slot& s = slots_[probe(key_of(ce, d3))];
         return s.key == key_of(ce, d3) && s.site_facts == site_facts ? words_.data() + s.at : nullptr;
     }
 
-    /// A new zeroed record of (ce, d3), laid out as `find` says, after
-    /// `find` found none; nullptr when one record alone would pass a quarter
-    /// of the bound, or when (ce, d3) has a record already (other
-    /// `site_facts`). When the bound is reached, the memo forgets every
-    /// record first.
+    /// A new zeroed record of (ce, d3) for an exit row of `exit_facts` facts
+    /// mapped to `site_facts` caller facts, after `find` found none:
+    /// (exit_facts + 31) / 32 words of snapshot followed by (site_facts +
+    /// 31) / 32 words of mapped caller facts. `exit_facts` must be a
+    /// function of `ce` (the callee's facts). nullptr when one record alone
+    /// would pass a quarter of the bound, or when (ce, d3) has a record
+    /// already (other `site_facts`). When the bound is reached, the memo
+    /// forgets every record first.
     std::uint32_t* insert(std::uint32_t ce, std::uint32_t d3, std::uint32_t exit_facts, std::uint32_t site_facts) {
         const std::uint64_t size = (std::uint64_t(exit_facts) + 31) / 32 + (std::uint64_t(site_facts) + 31) / 32;
         if (size > max_words_ / 4) return nullptr;

@@ -289,7 +289,7 @@ void expand_entry(const tables& T, const rows& R, const words& pe, const std::ui
                 for (std::uint32_t x = read_bits(pe, exit_row + 32ull * j, chunk_len(fq, j)); x && held < enough; x &= x - 1)
                     ++held;
             std::uint32_t* memo = nullptr;
-            if (held >= enough && (memo = sc.memo.find(ce, d3, fq, F)) == nullptr) memo = sc.memo.insert(ce, d3, fq, F);
+            if (held >= enough && (memo = sc.memo.find(ce, d3, F)) == nullptr) memo = sc.memo.insert(ce, d3, fq, F);
             if (memo == nullptr) {
                 for (std::uint32_t j = 0; j < wq; ++j) {
                     for (std::uint32_t x = read_bits(pe, exit_row + 32ull * j, chunk_len(fq, j)); x; x &= x - 1) {
