@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <stdexcept>
 #include <set>
 #include <vector>
 
@@ -363,6 +365,128 @@ TEST_CASE("layout: intra_form::per_edge is the same layout with the intraprocedu
         check_same(common_tables(P), common_tables(R));
         check_same(edge_relations(P), edge_relations(R));
         CHECK(row_csr(R)[0]->empty());
+    }
+}
+
+namespace {
+/// Procedures whose derived nodes break the derivation's limits (so the row
+/// tables are planned again with them solved): loops of a shift x0>x1,
+/// x1>x2, ... (more passes than `max_loop_passes`) and lines of moves
+/// without kills (relations over `max_relation_pairs`), alternately.
+problem limit_breaking_problem(int procs) {
+    constexpr int F = 40, line = 60, steps = 10;
+    weir::test::mini_problem m;
+    std::vector<std::string> xs;
+    for (int i = 0; i < F; ++i) xs.push_back("x" + std::to_string(i));
+    m.facts(xs);
+    for (int p = 0; p < procs; ++p) {
+        const std::string P = "p" + std::to_string(p), s = P + ".s", e = P + ".e";
+        m.proc(P, s, e);
+        if (p % 2 == 0) {
+            std::string shift = "id";
+            for (int i = 0; i < steps; ++i) shift += " x" + std::to_string(i) + ">x" + std::to_string(i + 1);
+            m.node(P + ".h", P).node(P + ".b", P);
+            m.flow(s, P + ".h", "id gen:x0").flow(P + ".h", P + ".b", "id").flow(P + ".b", P + ".h", shift);
+            m.flow(P + ".h", e, "id");
+        } else {
+            std::string prev = s;
+            for (int i = 0; i < line; ++i) {
+                const std::string n = P + ".n" + std::to_string(i);
+                m.node(n, P);
+                m.flow(prev, n, i == 0 ? std::string("id gen:x0") : "id x" + std::to_string((i - 1) % F) + ">x" + std::to_string(i % F));
+                prev = n;
+            }
+            m.flow(prev, e, "id");
+        }
+        m.seed(s, "0");
+    }
+    return m.get();
+}
+} // namespace
+
+TEST_CASE("layout and row tables: the same, word for word, built in parts on any number of threads",
+          "[ifds][layout][rows][random]") {
+    std::vector<problem> problems;
+    for (std::uint64_t seed = 0; seed < 80; ++seed) {
+        weir::test::gen_options o;
+        o.procs = 1 + static_cast<std::uint32_t>(seed % 7);
+        o.facts = static_cast<std::uint32_t>(seed % 9) + (seed % 4 == 0 ? 40 : 0);
+        o.max_nodes = 4 + static_cast<std::uint32_t>(seed % 12);
+        problems.push_back(weir::test::random_problem(seed, o));
+    }
+    problems.push_back(limit_breaking_problem(9));
+    std::uint64_t empty_parts = 0;
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        INFO("problem " << i);
+        const problem& pb = problems[i];
+        const layout one = make_layout(pb, layout_options{.form = intra_form::per_edge, .threads = 1});
+        const row_tables rows_one = make_row_tables(one, row_table_options{.threads = 1});
+        for (const unsigned threads : {2u, 3u, 7u}) {
+            INFO(threads << " threads");
+            const layout many =
+                make_layout(pb, layout_options{.form = intra_form::per_edge, .threads = threads, .min_parallel_nodes = 1});
+            check_same(common_tables(one), common_tables(many));
+            check_same(edge_relations(one), edge_relations(many));
+            problem mine = pb;
+            const layout released = make_layout_releasing(
+                mine, layout_options{.form = intra_form::per_edge, .threads = threads, .min_parallel_nodes = 1});
+            check_same(edge_relations(one), edge_relations(released));
+            check_same(rows_one, make_row_tables(one, row_table_options{.threads = threads, .min_parallel_nodes = 1}));
+            empty_parts += threads * detail::parts_per_thread > one.num_nodes;
+        }
+    }
+    CHECK(empty_parts >= 10);  // more parts than nodes ran
+    // the limit-breaking problem: its first plan has nodes that break a limit in
+    // several parts, which join in node order
+    const layout L = make_layout(problems.back(), intra_form::per_edge);
+    const row_tables all = detail::all_node_row_tables(L);
+    std::vector<std::uint32_t> unfit_one, unfit_many;
+    const auto plan = detail::derive_plan(L, all);
+    detail::skip_derived_row_tables(L, all, plan, unfit_one, 1);
+    detail::skip_derived_row_tables(L, all, plan, unfit_many, 3, 1);
+    CHECK(unfit_one.size() >= 9);
+    CHECK(unfit_many == unfit_one);
+}
+
+TEST_CASE("node parts: cuts cover the nodes in order at equal shares; every part runs once; a part's exception reaches "
+          "the caller",
+          "[ifds][layout]") {
+    // cost 1 per node, a heavy node 50, and nodes of no cost
+    std::vector<std::uint64_t> cost{0, 1, 1, 50, 1, 0, 0, 1, 1, 1, 1, 1};
+    std::vector<std::uint64_t> prefix(cost.size() + 1, 0);
+    for (std::size_t i = 0; i < cost.size(); ++i) prefix[i + 1] = prefix[i] + cost[i];
+    const auto n = static_cast<std::uint32_t>(cost.size());
+    for (const unsigned parts : {1u, 2u, 3u, 5u, 16u}) {
+        INFO(parts << " parts");
+        const auto cuts = detail::cut_by_cost(n, parts, [&](std::uint32_t i) { return prefix[i]; });
+        REQUIRE(cuts.size() == parts + 1);
+        CHECK(cuts.front() == 0);
+        CHECK(cuts.back() == n);
+        CHECK(std::is_sorted(cuts.begin(), cuts.end()));
+        // cut k is the first node at which the cost reaches k shares
+        for (unsigned k = 1; k < parts; ++k) {
+            const std::uint64_t goal = prefix[n] * k / parts;
+            CHECK(prefix[cuts[k]] >= goal);
+            if (cuts[k] > 0) CHECK(prefix[cuts[k] - 1] < goal);
+        }
+    }
+    CHECK(detail::cut_by_cost(0, 4, [](std::uint32_t) { return std::uint64_t{0}; }) == std::vector<std::uint32_t>(5, 0));
+
+    for (const unsigned threads : {1u, 2u, 4u}) {
+        std::vector<std::atomic<int>> runs(37);
+        detail::for_each_part(37, threads, [&](unsigned k, unsigned t) {
+            CHECK(t < threads);
+            runs[k].fetch_add(1);
+        });
+        for (const auto& r : runs) CHECK(r.load() == 1);
+        std::atomic<int> ran{0};
+        CHECK_THROWS_WITH(detail::for_each_part(9, threads,
+                                                [&](unsigned k, unsigned) {
+                                                    ran.fetch_add(1);
+                                                    if (k == 4) throw std::length_error("part 4");
+                                                }),
+                          "part 4");
+        CHECK(ran.load() == 9);  // the other parts still ran
     }
 }
 

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include <vyre/core/huge_pages.hpp>
+#include <weir/ifds/detail/edge_table.hpp>
+#include <weir/ifds/detail/node_parts.hpp>
 #include <weir/ifds/layout.hpp>
 #include <weir/ifds/problem.hpp>
 
@@ -99,20 +101,6 @@ struct closure_ffs {
         pairs.erase(std::unique(pairs.begin() + static_cast<std::ptrdiff_t>(p0), pairs.end()), pairs.end());
         kill_off.push_back(kill.size());
         pair_off.push_back(pairs.size());
-    }
-    /// Calls `out(t)` for every target of source fact `f` under function `i`
-    /// (f ≠ 0 for the identity part; `0 → 0` is left out, the zero fact is in
-    /// every set).
-    template <class Out>
-    void image(std::size_t i, fact_id f, Out&& out) const {
-        if (identity[i] && f != zero_fact &&
-            !std::binary_search(kill.begin() + static_cast<std::ptrdiff_t>(kill_off[i]),
-                                kill.begin() + static_cast<std::ptrdiff_t>(kill_off[i + 1]), f))
-            out(f);
-        const auto end = pairs.begin() + static_cast<std::ptrdiff_t>(pair_off[i + 1]);
-        auto lo = std::lower_bound(pairs.begin() + static_cast<std::ptrdiff_t>(pair_off[i]), end,
-                                   std::pair<fact_id, fact_id>(f, 0));
-        for (; lo != end && lo->first == f; ++lo) out(lo->second);
     }
 };
 
@@ -331,22 +319,50 @@ inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
     for (proc_id p = 0; p < np; ++p) add(p, zero_fact);
     for (const seed& s : pb.seeds) add(pb.nodes[s.node].proc, s.fact);
 
+    // A procedure's new facts are taken as one batch, marked in `stamp`: a
+    // relation's pairs are then scanned once for sources in the batch, or,
+    // when the batch is small against them, looked up per fact.
+    std::vector<std::uint32_t> stamp(nf, 0);
+    std::uint32_t epoch = 0;
+    // the pairs [first, last) (sorted by source) applied to the batch sets[p][b0, b1), into q
+    auto apply_pairs = [&](const std::pair<fact_id, fact_id>* first, const std::pair<fact_id, fact_id>* last, proc_id p,
+                           std::size_t b0, std::size_t b1, proc_id q) {
+        if (first == last) return;
+        if ((b1 - b0) * 4 < static_cast<std::size_t>(last - first)) {
+            for (std::size_t i = b0; i < b1; ++i) {
+                const fact_id f = sets[p][i];
+                auto lo = std::lower_bound(first, last, std::pair<fact_id, fact_id>(f, 0));
+                for (; lo != last && lo->first == f; ++lo) add(q, lo->second);
+            }
+            return;
+        }
+        for (auto it = first; it != last; ++it)
+            if (stamp[it->first] == epoch) add(q, it->second);
+    };
+    // a call edge's callflow or retflow (function i of `ffs`) applied to the batch, into q
+    auto apply_call = [&](const closure_ffs& ffs, std::size_t i, proc_id p, std::size_t b0, std::size_t b1, proc_id q) {
+        if (ffs.identity[i]) {
+            const auto k0 = ffs.kill.begin() + static_cast<std::ptrdiff_t>(ffs.kill_off[i]);
+            const auto k1 = ffs.kill.begin() + static_cast<std::ptrdiff_t>(ffs.kill_off[i + 1]);
+            for (std::size_t j = b0; j < b1; ++j) {
+                const fact_id f = sets[p][j];
+                if (f != zero_fact && (k0 == k1 || !std::binary_search(k0, k1, f))) add(q, f);
+            }
+        }
+        apply_pairs(ffs.pairs.data() + ffs.pair_off[i], ffs.pairs.data() + ffs.pair_off[i + 1], p, b0, b1, q);
+    };
     while (!work.empty()) {
         const proc_id p = work.back();
         work.pop_back();
         queued[p] = 0;
         while (done[p] < sets[p].size()) {
-            const fact_id f = sets[p][done[p]++];
-            {
-                const auto end = local.begin() + static_cast<std::ptrdiff_t>(local_end[p]);
-                auto lo = std::lower_bound(local.begin() + static_cast<std::ptrdiff_t>(local_off[p]), end,
-                                           std::pair<fact_id, fact_id>(f, 0));
-                for (; lo != end && lo->first == f; ++lo) add(p, lo->second);
-            }
-            for (std::uint32_t i = out_off[p]; i < out_off[p + 1]; ++i)
-                cf.image(out_ce[i], f, [&, q = out_proc[i]](fact_id t) { add(q, t); });
-            for (std::uint32_t i = in_off[p]; i < in_off[p + 1]; ++i)
-                rf.image(in_ce[i], f, [&, caller = in_proc[i]](fact_id t) { add(caller, t); });
+            const std::size_t b0 = done[p], b1 = sets[p].size();
+            done[p] = b1;
+            ++epoch;
+            for (std::size_t i = b0; i < b1; ++i) stamp[sets[p][i]] = epoch;
+            apply_pairs(local.data() + local_off[p], local.data() + local_end[p], p, b0, b1, p);
+            for (std::uint32_t i = out_off[p]; i < out_off[p + 1]; ++i) apply_call(cf, out_ce[i], p, b0, b1, out_proc[i]);
+            for (std::uint32_t i = in_off[p]; i < in_off[p + 1]; ++i) apply_call(rf, in_ce[i], p, b0, b1, in_proc[i]);
         }
     }
     for (auto& s : sets) std::sort(s.begin(), s.end());
@@ -355,11 +371,24 @@ inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
 
 } // namespace detail
 
+/// How `make_layout` works. The layout depends on `form` only: the same,
+/// word for word, on any number of threads.
+struct layout_options {
+    /// The form of the intraprocedural edges.
+    intra_form form = intra_form::per_row;
+    /// Threads for the per-node tables of `intra_form::per_edge`; 0: one
+    /// per hardware thread.
+    unsigned threads = 0;
+    /// Problems of fewer nodes are laid out on one thread.
+    std::uint32_t min_parallel_nodes = detail::default_min_parallel_nodes;
+};
+
 namespace detail {
 /// `make_layout`; with `release` (which must be `&pb`), frees the problem's
 /// flow functions as soon as the layout has compiled them (`release_flows`
 /// in steps), so that the tables built after them can reuse their memory.
-inline layout build_layout(const problem& pb, problem* release, intra_form form) {
+inline layout build_layout(const problem& pb, problem* release, const layout_options& opt) {
+    const intra_form form = opt.form;
     layout L;
     const std::uint32_t nn = detail::checked_u32(pb.nodes.size(), "node count");
     const std::uint32_t np = detail::checked_u32(pb.procs.size(), "procedure count");
@@ -442,7 +471,24 @@ inline layout build_layout(const problem& pb, problem* release, intra_form form)
             for (std::uint32_t i = 0; i < pb.flows.size(); ++i) fe[pos[pb.flows[i].from]++] = i;
         }
         const flow_function identity = flow_function::id();
-        std::vector<std::vector<std::uint32_t>> eoff, etgt;
+        // node n's edges, by target: their targets and flow functions (sorts n's
+        // entries of `fe`, which no other node's call touches)
+        auto edges_out = [&](std::uint32_t n, std::vector<std::uint32_t>& etarget, std::vector<const flow_function*>& effs) {
+            etarget.clear();
+            effs.clear();
+            if (L.node_retsite[n] != no_index) {
+                auto it = pb.ctrflows.find(n);
+                etarget.push_back(L.node_retsite[n]);
+                effs.push_back(it == pb.ctrflows.end() ? &identity : &it->second);
+                return;
+            }
+            std::sort(fe.begin() + fo[n], fe.begin() + fo[n + 1],
+                      [&](std::uint32_t a, std::uint32_t b) { return pb.flows[a].to < pb.flows[b].to; });
+            for (std::uint32_t i = fo[n]; i < fo[n + 1]; ++i) {
+                etarget.push_back(pb.flows[fe[i]].to);
+                effs.push_back(&pb.flows[fe[i]].ff);
+            }
+        };
         std::vector<std::uint32_t> etarget;
         std::vector<const flow_function*> effs;
         if (per_row) {
@@ -452,71 +498,84 @@ inline layout build_layout(const problem& pb, problem* release, intra_form form)
                 est += std::size_t{L.node_fact_count[n]} * (fo[n + 1] - fo[n] + (L.node_retsite[n] != no_index));
             reserve_huge(L.intra_node, est + est / 8, whole);
             reserve_huge(L.intra_fact, est + est / 8, whole);
-        } else {
-            std::size_t edges = 0, words = 0;
+            std::vector<std::vector<std::uint32_t>> eoff, etgt;
             for (std::uint32_t n = 0; n < nn; ++n) {
-                const std::size_t k = fo[n + 1] - fo[n] + (L.node_retsite[n] != no_index);
-                edges += k;
-                words += k * ((L.node_fact_count[n] + 31) / 32);
-            }
-            L.intra_edge_off.reserve(std::size_t{nn} + 1);
-            L.intra_edge_off.push_back(0);
-            L.intra_edge_dst.reserve(edges);
-            L.intra_edge_mask_off.reserve(edges);
-            L.intra_edge_mask.reserve(words);
-            L.intra_edge_x_off.reserve(edges + 1);
-            L.intra_edge_x_off.push_back(0);
-        }
-        for (std::uint32_t n = 0; n < nn; ++n) {
-            const std::uint32_t p = L.node_proc[n];
-            const std::uint32_t F = L.node_fact_count[n];
-            etarget.clear();
-            effs.clear();
-            if (L.node_retsite[n] != no_index) {
-                auto it = pb.ctrflows.find(n);
-                etarget.push_back(L.node_retsite[n]);
-                effs.push_back(it == pb.ctrflows.end() ? &identity : &it->second);
-            } else {
-                std::sort(fe.begin() + fo[n], fe.begin() + fo[n + 1],
-                          [&](std::uint32_t a, std::uint32_t b) { return pb.flows[a].to < pb.flows[b].to; });
-                for (std::uint32_t i = fo[n]; i < fo[n + 1]; ++i) {
-                    etarget.push_back(pb.flows[fe[i]].to);
-                    effs.push_back(&pb.flows[fe[i]].ff);
+                const std::uint32_t p = L.node_proc[n];
+                const std::uint32_t F = L.node_fact_count[n];
+                edges_out(n, etarget, effs);
+                const std::size_t k = etarget.size();
+                if (eoff.size() < k) {
+                    eoff.resize(k);
+                    etgt.resize(k);
                 }
-            }
-            const std::size_t k = etarget.size();
-            if (!per_row) {
-                // each edge as a mask of the facts it keeps and its other pairs
                 for (std::size_t i = 0; i < k; ++i) {
-                    L.intra_edge_dst.push_back(etarget[i]);
-                    L.intra_edge_mask_off.push_back(detail::checked_u32(L.intra_edge_mask.size(), "intra mask words"));
-                    detail::compile_edge_relation(*effs[i], pfacts(p), scratch, L.intra_edge_mask, L.intra_edge_x_src,
-                                                  L.intra_edge_x_dst);
-                    L.intra_edge_x_off.push_back(detail::checked_u32(L.intra_edge_x_src.size(), "intra pairs"));
+                    etgt[i].clear();
+                    detail::compile_relation(*effs[i], pfacts(p), pfacts(p), scratch, eoff[i], etgt[i]);
                 }
-                L.intra_edge_off.push_back(detail::checked_u32(L.intra_edge_dst.size(), "intra edges"));
-                continue;
-            }
-            if (eoff.size() < k) {
-                eoff.resize(k);
-                etgt.resize(k);
-            }
-            for (std::size_t i = 0; i < k; ++i) {
-                etgt[i].clear();
-                detail::compile_relation(*effs[i], pfacts(p), pfacts(p), scratch, eoff[i], etgt[i]);
-            }
-            for (std::uint32_t d = 0; d < F; ++d) {
-                L.intra_off.push_back(detail::checked_u32(L.intra_node.size(), "intra entries"));
-                for (std::size_t i = 0; i < k; ++i) {
-                    const std::uint32_t* t = etgt[i].data();
-                    for (std::uint32_t j = eoff[i][d]; j < eoff[i][d + 1]; ++j) {
-                        L.intra_node.push_back(etarget[i]);
-                        L.intra_fact.push_back(t[j]);
+                for (std::uint32_t d = 0; d < F; ++d) {
+                    L.intra_off.push_back(detail::checked_u32(L.intra_node.size(), "intra entries"));
+                    for (std::size_t i = 0; i < k; ++i) {
+                        const std::uint32_t* t = etgt[i].data();
+                        for (std::uint32_t j = eoff[i][d]; j < eoff[i][d + 1]; ++j) {
+                            L.intra_node.push_back(etarget[i]);
+                            L.intra_fact.push_back(t[j]);
+                        }
                     }
                 }
             }
+            L.intra_off.push_back(detail::checked_u32(L.intra_node.size(), "intra entries"));
+        } else {
+            detail::edge_table_ref all{L.intra_edge_off, L.intra_edge_dst, L.intra_edge_mask_off, L.intra_edge_mask,
+                                       L.intra_edge_x_off, L.intra_edge_x_src, L.intra_edge_x_dst};
+            all.off.push_back(0);
+            all.x_off.push_back(0);
+            // nodes [n0, n1): each edge as a mask of the facts it keeps and its other pairs
+            auto build = [&](std::uint32_t n0, std::uint32_t n1, detail::edge_table_ref out) {
+                std::size_t edges = 0, words = 0;  // (the arrays reserved at once: no copies as they grow)
+                for (std::uint32_t n = n0; n < n1; ++n) {
+                    const std::size_t k = fo[n + 1] - fo[n] + (L.node_retsite[n] != no_index);
+                    edges += k;
+                    words += k * ((L.node_fact_count[n] + 31) / 32);
+                }
+                out.off.reserve(out.off.size() + (n1 - n0));
+                out.dst.reserve(out.dst.size() + edges);
+                out.mask_off.reserve(out.mask_off.size() + edges);
+                out.mask.reserve(out.mask.size() + words);
+                out.x_off.reserve(out.x_off.size() + edges);
+                detail::relation_scratch s;
+                std::vector<std::uint32_t> targets;
+                std::vector<const flow_function*> ffs;
+                for (std::uint32_t n = n0; n < n1; ++n) {
+                    edges_out(n, targets, ffs);
+                    for (std::size_t i = 0; i < targets.size(); ++i) {
+                        out.dst.push_back(targets[i]);
+                        out.mask_off.push_back(detail::checked_u32(out.mask.size(), "intra mask words"));
+                        detail::compile_edge_relation(*ffs[i], pfacts(L.node_proc[n]), s, out.mask, out.xs, out.xd);
+                        out.x_off.push_back(detail::checked_u32(out.xs.size(), "intra pairs"));
+                    }
+                    out.off.push_back(detail::checked_u32(out.dst.size(), "intra edges"));
+                }
+            };
+            const unsigned nt = nn >= opt.min_parallel_nodes ? detail::threads_or_hardware(opt.threads) : 1;
+            if (nt <= 1) {
+                build(0, nn, all);
+            } else {
+                // parts of about equal size (edges and nodes), joined in node order
+                const unsigned parts = nt * detail::parts_per_thread;
+                const auto cuts = detail::cut_by_cost(nn, parts, [&](std::uint32_t i) { return std::uint64_t{fo[i]} + i; });
+                std::vector<detail::edge_table> rest(parts - 1);
+                detail::for_each_part(parts, nt, [&](unsigned k, unsigned) {
+                    build(cuts[k], cuts[k + 1], k == 0 ? all : rest[k - 1].ref());
+                });
+                for (detail::edge_table& part : rest) {
+                    detail::checked_u32(all.dst.size() + part.dst.size(), "intra edges");
+                    detail::checked_u32(all.mask.size() + part.mask.size(), "intra mask words");
+                    detail::checked_u32(all.xs.size() + part.xs.size(), "intra pairs");
+                    detail::append_edge_table(all, part.ref());
+                    part = detail::edge_table{};
+                }
+            }
         }
-        if (per_row) L.intra_off.push_back(detail::checked_u32(L.intra_node.size(), "intra entries"));
     }
     if (release) {  // read no more: the call tables below may take their memory
         std::vector<flow_edge>().swap(release->flows);
@@ -644,8 +703,13 @@ inline layout build_layout(const problem& pb, problem* release, intra_form form)
 /// only for the row-wise solve on a host backend). `pb` must be well-formed
 /// (as the loader or builder guarantee). Throws `std::length_error` when a
 /// table would not fit u32 indices.
+inline layout make_layout(const problem& pb, const layout_options& opt) {
+    return detail::build_layout(pb, nullptr, opt);
+}
+
+/// `make_layout` in `form` with the default options.
 inline layout make_layout(const problem& pb, intra_form form = intra_form::per_row) {
-    return detail::build_layout(pb, nullptr, form);
+    return make_layout(pb, layout_options{.form = form});
 }
 
 /// `make_layout(pb)` followed by `release_flows(pb)`, for a caller that
@@ -655,8 +719,13 @@ inline layout make_layout(const problem& pb, intra_form form = intra_form::per_r
 /// built, the call edges before the seeds), so that the later tables can
 /// take its memory. The layout is the same, word for word; `pb` keeps its
 /// facts, procedures and nodes. `weir solve` uses it.
+inline layout make_layout_releasing(problem& pb, const layout_options& opt) {
+    return detail::build_layout(pb, &pb, opt);
+}
+
+/// `make_layout_releasing` in `form` with the default options.
 inline layout make_layout_releasing(problem& pb, intra_form form = intra_form::per_row) {
-    return detail::build_layout(pb, &pb, form);
+    return make_layout_releasing(pb, layout_options{.form = form});
 }
 
 } // namespace weir::ifds

@@ -148,7 +148,7 @@ private:
         row_tables rt;
         static const std::vector<std::uint32_t> none;
         if (with_rows) {
-            rt = make_row_tables(L);
+            rt = make_row_tables(L, row_table_options{.threads = weir::host_threads(d)});
             const bool sites_complete = every_site_has_pairs(L, rt);
             for (std::size_t i = 0; i < tables.size(); ++i)
                 if (detail::left_out_with_rows(i, sites_complete)) tables[i] = &none;

@@ -67,6 +67,8 @@
 
 #include <weir/ifds/ops/rows.hpp>
 
+#include <weir/ifds/detail/edge_table.hpp>
+#include <weir/ifds/detail/node_parts.hpp>
 #include <weir/ifds/layout.hpp>
 
 namespace weir::ifds {
@@ -490,31 +492,31 @@ inline void chunk_groups(const layout& L, derived_rows& dr) {
     for (std::size_t e = 0; e < dr.node.size(); ++e) dr.shared[e] = chunk_of[dr.node[e]] == several;
 }
 
-/// `row_form::skip_derived` from the edges as they are, by plan `dv`. One
-/// solved node (a root) at a time: the relations from it to the derived
-/// nodes it reaches (each from its predecessors', already computed, a
-/// component at a time; a loop's up to its least fixed point), then its
-/// edges composed through them. Every temporary is short-lived. Nodes that
-/// break a limit (`max_loop_passes`, `max_relation_pairs`) go to `unfit`,
-/// and the tables are then incomplete: plan again with them solved.
-inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all, const derivation& dv,
-                                          std::vector<std::uint32_t>& unfit) {
+/// Per-node scratch of `skip_derived_range`, for one thread's parts in turn
+/// (a mark is a root's id, so none needs clearing between roots or parts).
+struct skip_scratch {
+    std::vector<std::uint32_t> at_root;  ///< per node: the root whose group it is in, as far as known
+    std::vector<std::uint32_t> pos;      ///< per node: where in that group
+};
+
+/// `skip_derived_row_tables` for the nodes [n0, n1) only: appends their
+/// edges and their groups to `t` (as one pass from node n0 on would), and
+/// the nodes that break a limit to `unfit`.
+inline void skip_derived_range(const layout& L, const row_tables& all, const derivation& dv, std::uint32_t n0,
+                               std::uint32_t n1, row_tables& t, std::vector<std::uint32_t>& unfit, skip_scratch& sc) {
     const std::uint32_t N = L.num_nodes;
     constexpr std::uint32_t none = ~0u;
-    row_tables t;
     derived_rows& dr = t.derived;
-    std::vector<std::uint32_t> at_root(N, none), pos(N, 0);  // a derived node in the current root's group: where
-    std::vector<row_relation> rel;                            // from the current root to each node of its group
+    if (sc.at_root.size() != N) sc.at_root.assign(N, none), sc.pos.assign(N, 0);
+    std::vector<std::uint32_t>& at_root = sc.at_root;  // a derived node in the current root's group: where
+    std::vector<std::uint32_t>& pos = sc.pos;
+    std::vector<row_relation> rel;                     // from the current root to each node of its group
     std::vector<std::uint32_t> nodes;
-    t.edge_off.reserve(N + 1);
-    t.edge_off.push_back(0);
-    t.edge_x_off.push_back(0);
-    dr.group_off.push_back(0);
-    dr.x_off.push_back(0);
+    t.edge_off.reserve(t.edge_off.size() + (n1 - n0));
     std::vector<std::pair<std::uint32_t, row_relation>> outs;
     row_relation edge_rel;  // `through`'s edge before it is composed
     row_relation r, e;      // a derived node's relation being built, and one incoming edge's
-    for (std::uint32_t n = 0; n < N; ++n) {
+    for (std::uint32_t n = n0; n < n1; ++n) {
         if (dv.solved[n]) {
             const std::uint32_t F = L.node_fact_count[n], W = (F + 31) / 32;
             nodes.clear();
@@ -592,7 +594,70 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
         }
         t.edge_off.push_back(static_cast<std::uint32_t>(t.edge_dst.size()));
     }
-    chunk_groups(L, dr);
+}
+
+/// Row tables with no nodes yet (the offset arrays' leading zeros).
+inline row_tables empty_row_tables() {
+    row_tables t;
+    t.edge_off.push_back(0);
+    t.edge_x_off.push_back(0);
+    t.derived.group_off.push_back(0);
+    t.derived.x_off.push_back(0);
+    return t;
+}
+
+/// The edge arrays of `t`.
+inline edge_table_ref edges_of(row_tables& t) {
+    return {t.edge_off, t.edge_dst, t.edge_mask_off, t.edge_mask, t.edge_x_off, t.edge_x_src, t.edge_x_dst};
+}
+/// The derived entries of `d`, by group (`root` aside).
+inline edge_table_ref entries_of(derived_rows& d) {
+    return {d.group_off, d.node, d.mask_off, d.mask, d.x_off, d.x_src, d.x_dst};
+}
+
+/// `row_form::skip_derived` from the edges as they are, by plan `dv`. One
+/// solved node (a root) at a time: the relations from it to the derived
+/// nodes it reaches (each from its predecessors', already computed, a
+/// component at a time; a loop's up to its least fixed point), then its
+/// edges composed through them. Every temporary is short-lived. Nodes that
+/// break a limit (`max_loop_passes`, `max_relation_pairs`) go to `unfit`,
+/// and the tables are then incomplete: plan again with them solved. With
+/// `min_parallel_nodes` nodes or more, the nodes are cut into a part per
+/// thread (`threads`; 0: one per hardware thread), built at once and
+/// joined: the same tables, word for word.
+inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all, const derivation& dv,
+                                          std::vector<std::uint32_t>& unfit, unsigned threads = 1,
+                                          std::uint32_t min_parallel_nodes = default_min_parallel_nodes) {
+    const std::uint32_t N = L.num_nodes;
+    row_tables t = empty_row_tables();
+    const unsigned nt = N >= min_parallel_nodes ? threads_or_hardware(threads) : 1;
+    if (nt <= 1) {
+        skip_scratch sc;
+        skip_derived_range(L, all, dv, 0, N, t, unfit, sc);
+    } else {
+        // parts of about equal size (edges out and derived nodes reached),
+        // handed out in turn; part 0 builds into t itself
+        const unsigned parts = nt * parts_per_thread;
+        const auto cuts = cut_by_cost(N, parts, [&](std::uint32_t i) {
+            return std::uint64_t{all.edge_off[i]} + dv.group.off[i];
+        });
+        std::vector<row_tables> rest(parts - 1, empty_row_tables());
+        std::vector<std::vector<std::uint32_t>> rest_unfit(parts - 1);
+        std::vector<skip_scratch> scratch(nt);
+        for_each_part(parts, nt, [&](unsigned k, unsigned th) {
+            if (k == 0) skip_derived_range(L, all, dv, cuts[0], cuts[1], t, unfit, scratch[th]);
+            else skip_derived_range(L, all, dv, cuts[k], cuts[k + 1], rest[k - 1], rest_unfit[k - 1], scratch[th]);
+        });
+        for (unsigned k = 1; k < parts; ++k) {
+            row_tables& p = rest[k - 1];
+            append_edge_table(edges_of(t), edges_of(p));
+            append_edge_table(entries_of(t.derived), entries_of(p.derived));
+            t.derived.root.insert(t.derived.root.end(), p.derived.root.begin(), p.derived.root.end());
+            unfit.insert(unfit.end(), rest_unfit[k - 1].begin(), rest_unfit[k - 1].end());
+            p = row_tables{};  // (its memory back before the next part's copy)
+        }
+    }
+    chunk_groups(L, t.derived);
     return t;
 }
 
@@ -727,17 +792,29 @@ inline bool every_site_has_pairs(const layout& L, const row_tables& t) {
     return true;
 }
 
+/// How `make_row_tables` works. The tables depend on `form` only: the
+/// same, word for word, on any number of threads.
+struct row_table_options {
+    /// Which nodes the tables route the solve through.
+    row_form form = row_form::skip_derived;
+    /// Threads for the per-node work; 0: one per hardware thread.
+    unsigned threads = 0;
+    /// Layouts of fewer nodes are built on one thread.
+    std::uint32_t min_parallel_nodes = detail::default_min_parallel_nodes;
+};
+
 namespace detail {
 /// `make_row_tables` without the call tables.
-inline row_tables intra_row_tables(const layout& L, row_form form) {
+inline row_tables intra_row_tables(const layout& L, const row_table_options& opt) {
     row_tables all = detail::all_node_row_tables(L);
-    if (form == row_form::all_nodes) return all;
+    if (opt.form == row_form::all_nodes) return all;
     // plan, build; nodes that broke a limit are solved in the next round
     std::vector<char> also_solved;
     std::vector<std::uint32_t> unfit;
     for (int round = 0; round < detail::max_derivation_rounds; ++round) {
         unfit.clear();
-        row_tables t = detail::skip_derived_row_tables(L, all, detail::derive_plan(L, all, also_solved), unfit);
+        row_tables t = detail::skip_derived_row_tables(L, all, detail::derive_plan(L, all, also_solved), unfit,
+                                                       opt.threads, opt.min_parallel_nodes);
         if (!detail::offsets_fit(t)) return all;  // a u32 offset would have wrapped: solve every node
         if (unfit.empty()) return t;
         also_solved.resize(L.num_nodes, 0);
@@ -747,13 +824,18 @@ inline row_tables intra_row_tables(const layout& L, row_form form) {
 }
 } // namespace detail
 
-/// Derives the row form from the layout's per-fact intraprocedural CSR, and
-/// the call tables.
-inline row_tables make_row_tables(const layout& L, row_form form = row_form::skip_derived) {
-    row_tables t = detail::intra_row_tables(L, form);
+/// Derives the row form from the layout's intraprocedural edges, and the
+/// call tables.
+inline row_tables make_row_tables(const layout& L, const row_table_options& opt) {
+    row_tables t = detail::intra_row_tables(L, opt);
     t.packing = detail::pack_bitset(L, t.derived);
     detail::add_call_tables(L, t);
     return t;
+}
+
+/// `make_row_tables` in `form` with the default options.
+inline row_tables make_row_tables(const layout& L, row_form form = row_form::skip_derived) {
+    return make_row_tables(L, row_table_options{.form = form});
 }
 
 /// Moves a packed bitset (as a solve over row tables with packing `p`
