@@ -457,7 +457,8 @@ inline layout build_layout(const problem& pb, problem* release, const layout_opt
         L.pe_word[nn] = L.pe_words = detail::checked_u32(words, "path-edge words");
     }
 
-    detail::relation_scratch scratch;
+    // threads for the per-node and per-call-edge tables
+    const unsigned nt = nn >= opt.min_parallel_nodes ? detail::threads_or_hardware(opt.threads) : 1;
 
     // Intraprocedural edges: flow edges grouped by source and sorted by target,
     // plus one call-to-return edge per call site; per row or per edge.
@@ -499,6 +500,7 @@ inline layout build_layout(const problem& pb, problem* release, const layout_opt
             reserve_huge(L.intra_node, est + est / 8, whole);
             reserve_huge(L.intra_fact, est + est / 8, whole);
             std::vector<std::vector<std::uint32_t>> eoff, etgt;
+            detail::relation_scratch scratch;
             for (std::uint32_t n = 0; n < nn; ++n) {
                 const std::uint32_t p = L.node_proc[n];
                 const std::uint32_t F = L.node_fact_count[n];
@@ -556,7 +558,6 @@ inline layout build_layout(const problem& pb, problem* release, const layout_opt
                     out.off.push_back(detail::checked_u32(out.dst.size(), "intra edges"));
                 }
             };
-            const unsigned nt = nn >= opt.min_parallel_nodes ? detail::threads_or_hardware(opt.threads) : 1;
             if (nt <= 1) {
                 build(0, nn, all);
             } else {
@@ -567,6 +568,9 @@ inline layout build_layout(const problem& pb, problem* release, const layout_opt
                 detail::for_each_part(parts, nt, [&](unsigned k, unsigned) {
                     build(cuts[k], cuts[k + 1], k == 0 ? all : rest[k - 1].ref());
                 });
+                detail::table_sizes more;
+                for (detail::edge_table& part : rest) more.add(part.ref());
+                more.reserve_in(all);
                 for (detail::edge_table& part : rest) {
                     detail::checked_u32(all.dst.size() + part.dst.size(), "intra edges");
                     detail::checked_u32(all.mask.size() + part.mask.size(), "intra mask words");
@@ -608,16 +612,21 @@ inline layout build_layout(const problem& pb, problem* release, const layout_opt
     }
     {
         // Callflow relations per call edge: crel_off[cbase[ce] + d] (absolute into crel_tgt).
-        std::vector<std::uint32_t> cbase(nc + 1, 0), crel_off, crel_tgt, tmp_off;
+        std::vector<std::uint32_t> cbase(nc + 1, 0), crel_off, crel_tgt;
         for (std::uint32_t ce = 0; ce < nc; ++ce)
             cbase[ce + 1] = cbase[ce] + L.node_fact_count[L.ce_site[ce]] + 1;
         crel_off.resize(cbase[nc]);
-        for (std::uint32_t ce = 0; ce < nc; ++ce) {
-            const call_edge& c = pb.calls[ce];
-            detail::compile_relation(c.callflow, pfacts(L.node_proc[c.site]), pfacts(c.callee), scratch, tmp_off,
-                                     crel_tgt);
-            std::copy(tmp_off.begin(), tmp_off.end(), crel_off.begin() + cbase[ce]);
-        }
+        detail::fill_sliced<1>(nc, nt, [&](std::uint32_t ce) { return cbase[ce]; }, crel_off, {&crel_tgt},
+                               [&](std::uint32_t c0, std::uint32_t c1, std::array<std::vector<std::uint32_t>*, 1> out) {
+                                   detail::relation_scratch s;
+                                   std::vector<std::uint32_t> offs;
+                                   for (std::uint32_t ce = c0; ce < c1; ++ce) {
+                                       const call_edge& c = pb.calls[ce];
+                                       detail::compile_relation(c.callflow, pfacts(L.node_proc[c.site]), pfacts(c.callee),
+                                                                s, offs, *out[0]);
+                                       std::copy(offs.begin(), offs.end(), crel_off.begin() + cbase[ce]);
+                                   }
+                               });
         // Call relation by caller row.
         std::vector<std::uint32_t> so(nn + 1, 0), sce(nc);
         for (std::uint32_t ce = 0; ce < nc; ++ce) ++so[L.ce_site[ce] + 1];
@@ -626,27 +635,32 @@ inline layout build_layout(const problem& pb, problem* release, const layout_opt
             std::vector<std::uint32_t> pos(so.begin(), so.end() - 1);
             for (std::uint32_t ce = 0; ce < nc; ++ce) sce[pos[L.ce_site[ce]]++] = ce;
         }
-        reserve_huge(L.call_off, std::size_t{L.num_rows} + 1, whole);
+        assign_huge(L.call_off, std::size_t{L.num_rows} + 1, std::uint32_t{0}, whole);
         reserve_huge(L.call_ce, crel_tgt.size(), whole);
         reserve_huge(L.call_fact, crel_tgt.size(), whole);
-        for (std::uint32_t n = 0; n < nn; ++n) {
-            if (so[n] == so[n + 1]) {  // not a call site: empty rows
-                L.call_off.insert(L.call_off.end(), L.node_fact_count[n],
-                                  static_cast<std::uint32_t>(L.call_ce.size()));
-                continue;
-            }
-            for (std::uint32_t d = 0; d < L.node_fact_count[n]; ++d) {
-                L.call_off.push_back(detail::checked_u32(L.call_ce.size(), "call entries"));
-                for (std::uint32_t i = so[n]; i < so[n + 1]; ++i) {
-                    const std::uint32_t ce = sce[i];
-                    for (std::uint32_t j = crel_off[cbase[ce] + d]; j < crel_off[cbase[ce] + d + 1]; ++j) {
-                        L.call_ce.push_back(ce);
-                        L.call_fact.push_back(crel_tgt[j]);
-                    }
-                }
-            }
-        }
-        L.call_off.push_back(detail::checked_u32(L.call_ce.size(), "call entries"));
+        detail::fill_sliced<2>(nn, nt, [&](std::uint32_t n) { return L.row_base[n]; }, L.call_off, {&L.call_ce, &L.call_fact},
+                               [&](std::uint32_t n0, std::uint32_t n1, std::array<std::vector<std::uint32_t>*, 2> out) {
+                                   std::vector<std::uint32_t>& ces = *out[0];
+                                   std::vector<std::uint32_t>& facts = *out[1];
+                                   for (std::uint32_t n = n0; n < n1; ++n) {
+                                       std::uint32_t* rows = L.call_off.data() + L.row_base[n];
+                                       if (so[n] == so[n + 1]) {  // not a call site: empty rows
+                                           std::fill(rows, rows + L.node_fact_count[n], static_cast<std::uint32_t>(ces.size()));
+                                           continue;
+                                       }
+                                       for (std::uint32_t d = 0; d < L.node_fact_count[n]; ++d) {
+                                           rows[d] = detail::checked_u32(ces.size(), "call entries");
+                                           for (std::uint32_t i = so[n]; i < so[n + 1]; ++i) {
+                                               const std::uint32_t ce = sce[i];
+                                               for (std::uint32_t j = crel_off[cbase[ce] + d]; j < crel_off[cbase[ce] + d + 1]; ++j) {
+                                                   ces.push_back(ce);
+                                                   facts.push_back(crel_tgt[j]);
+                                               }
+                                           }
+                                       }
+                                   }
+                               });
+        L.call_off[L.num_rows] = detail::checked_u32(L.call_ce.size(), "call entries");
 
         // Reverse call relation per call edge (counting sort by callee fact; caller facts ascend).
         const std::uint32_t nr = L.rcall_row[nc];
@@ -667,13 +681,17 @@ inline layout build_layout(const problem& pb, problem* release, const layout_opt
     {
         // Return relation per call edge.
         assign_huge(L.ret_off, std::size_t{L.ret_row[nc]} + 1, std::uint32_t{0}, whole);
-        std::vector<std::uint32_t> tmp_off;
-        for (std::uint32_t ce = 0; ce < nc; ++ce) {
-            const call_edge& c = pb.calls[ce];
-            detail::compile_relation(c.retflow, pfacts(c.callee), pfacts(L.node_proc[c.retsite]), scratch, tmp_off,
-                                     L.ret_fact);
-            std::copy(tmp_off.begin(), tmp_off.end() - 1, L.ret_off.begin() + L.ret_row[ce]);
-        }
+        detail::fill_sliced<1>(nc, nt, [&](std::uint32_t ce) { return L.ret_row[ce]; }, L.ret_off, {&L.ret_fact},
+                               [&](std::uint32_t c0, std::uint32_t c1, std::array<std::vector<std::uint32_t>*, 1> out) {
+                                   detail::relation_scratch s;
+                                   std::vector<std::uint32_t> offs;
+                                   for (std::uint32_t ce = c0; ce < c1; ++ce) {
+                                       const call_edge& c = pb.calls[ce];
+                                       detail::compile_relation(c.retflow, pfacts(c.callee), pfacts(L.node_proc[c.retsite]),
+                                                                s, offs, *out[0]);
+                                       std::copy(offs.begin(), offs.end() - 1, L.ret_off.begin() + L.ret_row[ce]);
+                                   }
+                               });
         L.ret_off[L.ret_row[nc]] = detail::checked_u32(L.ret_fact.size(), "return entries");
     }
     if (release) std::vector<call_edge>().swap(release->calls);

@@ -648,6 +648,12 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
             if (k == 0) skip_derived_range(L, all, dv, cuts[0], cuts[1], t, unfit, scratch[th]);
             else skip_derived_range(L, all, dv, cuts[k], cuts[k + 1], rest[k - 1], rest_unfit[k - 1], scratch[th]);
         });
+        table_sizes edges, entries;
+        std::size_t roots = 0;
+        for (row_tables& p : rest) edges.add(edges_of(p)), entries.add(entries_of(p.derived)), roots += p.derived.root.size();
+        edges.reserve_in(edges_of(t));
+        entries.reserve_in(entries_of(t.derived));
+        t.derived.root.reserve(t.derived.root.size() + roots);
         for (unsigned k = 1; k < parts; ++k) {
             row_tables& p = rest[k - 1];
             append_edge_table(edges_of(t), edges_of(p));

@@ -38,6 +38,22 @@ inline void append_shifted(std::vector<std::uint32_t>& to, const std::vector<std
     for (std::size_t i = from; i < v.size(); ++i) to.push_back(v[i] + shift);
 }
 
+/// The sizes of a table's arrays (to reserve room for parts before they
+/// are appended: one growth, not a doubling per part).
+struct table_sizes {
+    std::size_t n[7] = {};
+    /// Adds `t`'s sizes.
+    void add(const edge_table_ref& t) {
+        const std::vector<std::uint32_t>* v[7] = {&t.off, &t.dst, &t.mask_off, &t.mask, &t.x_off, &t.xs, &t.xd};
+        for (int i = 0; i < 7; ++i) n[i] += v[i]->size();
+    }
+    /// Reserves room in `t` for its own entries and these.
+    void reserve_in(edge_table_ref t) const {
+        std::vector<std::uint32_t>* v[7] = {&t.off, &t.dst, &t.mask_off, &t.mask, &t.x_off, &t.xs, &t.xd};
+        for (int i = 0; i < 7; ++i) v[i]->reserve(v[i]->size() + n[i]);
+    }
+};
+
 /// Appends table `part` (the owners after `to`'s, its offsets from 0) to
 /// `to`: the result is the table one pass over all the owners would have
 /// built. Offsets are u32 (the caller checks that the sizes fit).

@@ -6,10 +6,13 @@
 /// the same, word for word, on any number of threads.
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -72,6 +75,44 @@ void for_each_part(unsigned parts, unsigned threads, F&& f) {
         }
     });
     if (failure) std::rethrow_exception(failure);
+}
+
+/// Builds a table of `n` items in parts, on `threads` threads: item i's
+/// offsets fill the slice [begin(i), begin(i+1)) of `off` (sized already),
+/// as positions in the columns `cols` (arrays appended in step, empty at
+/// first). `fill(i0, i1, out)` appends items [i0, i1) to the columns `out`
+/// and writes their slices with positions in `out`; part 0 fills `cols`
+/// themselves, the others their own columns, which are then appended and
+/// their slices shifted. The table is the same on any number of threads.
+template <std::size_t C, class Begin, class Fill>
+void fill_sliced(std::uint32_t n, unsigned threads, Begin&& begin, std::vector<std::uint32_t>& off,
+                 std::array<std::vector<std::uint32_t>*, C> cols, Fill&& fill) {
+    if (threads <= 1 || n < 2) {
+        fill(std::uint32_t{0}, n, cols);
+        return;
+    }
+    const unsigned parts = threads * parts_per_thread;
+    const auto cuts = cut_by_cost(n, parts, [&](std::uint32_t i) { return std::uint64_t{begin(i)} + i; });
+    std::vector<std::array<std::vector<std::uint32_t>, C>> rest(parts - 1);
+    for_each_part(parts, threads, [&](unsigned k, unsigned) {
+        std::array<std::vector<std::uint32_t>*, C> out = cols;
+        if (k > 0)
+            for (std::size_t c = 0; c < C; ++c) out[c] = &rest[k - 1][c];
+        fill(cuts[k], cuts[k + 1], out);
+    });
+    std::size_t total = cols[0]->size();
+    for (const auto& r : rest) total += r[0].size();
+    if (total > std::numeric_limits<std::uint32_t>::max())
+        throw std::length_error("weir::ifds::make_layout: a call table exceeds 2^32-1 entries");
+    for (std::size_t c = 0; c < C; ++c) cols[c]->reserve(total);
+    for (unsigned k = 1; k < parts; ++k) {
+        const auto shift = static_cast<std::uint32_t>(cols[0]->size());
+        for (std::uint64_t j = begin(cuts[k]); j < std::uint64_t{begin(cuts[k + 1])}; ++j) off[j] += shift;
+        for (std::size_t c = 0; c < C; ++c) {
+            cols[c]->insert(cols[c]->end(), rest[k - 1][c].begin(), rest[k - 1][c].end());
+            std::vector<std::uint32_t>().swap(rest[k - 1][c]);
+        }
+    }
 }
 
 } // namespace weir::ifds::detail
