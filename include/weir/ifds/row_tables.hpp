@@ -58,6 +58,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -85,7 +86,7 @@ struct derived_rows {
     std::vector<std::uint32_t> mask_off;   ///< per entry: first word of its identity mask
     std::vector<std::uint32_t> mask;       ///< identity masks, ceil(F/32) words each
     std::vector<std::uint32_t> x_off;      ///< size entries+1: extra pairs of each entry
-    std::vector<std::uint32_t> x_src, x_dst;
+    std::vector<std::uint32_t> x_src, x_dst;  ///< an entry's pairs sorted by source, then target
     std::vector<std::uint8_t> shared;      ///< per entry: 1 when its node has roots in other chunks too
     /// The groups in the order the host pass after a solve takes them: by
     /// their roots' procedures (stably). The groups themselves are in their
@@ -874,6 +875,7 @@ namespace detail {
 inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std::uint32_t> pe, std::size_t i0,
                           std::size_t i1, bool atomic) {
     std::vector<std::uint32_t> ctx, rows, out, wide;  // the solved node's non-empty rows; one entry's result
+    std::vector<std::uint32_t> bits, bits_off, touched, sparse_out;  // rows of several words as their set bits
     for (std::size_t i = i0; i < i1; ++i) {
         const std::uint32_t g = dr.order[i], n = dr.root[g], F = L.node_fact_count[n], W = (F + 31) / 32;
         // the non-empty rows, kept without a branch (about half are empty, in no pattern)
@@ -889,6 +891,16 @@ inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std
         if (k == 0) continue;
         rows.resize(k * W), ctx.resize(k);
         out.resize(W), wide.resize(ctx.size());
+        if (W > 1) {  // (wide rows are sparse: most procedures' contexts hold a few facts)
+            bits.clear(), bits_off.assign(1, 0);
+            for (std::size_t r = 0; r < k; ++r) {
+                for (std::uint32_t j = 0; j < W; ++j)
+                    for (std::uint32_t m = rows[r * W + j]; m; m &= m - 1)
+                        bits.push_back(32 * j + static_cast<std::uint32_t>(std::countr_zero(m)));
+                bits_off.push_back(static_cast<std::uint32_t>(bits.size()));
+            }
+            sparse_out.assign(W, 0);
+        }
         for (std::uint32_t e = dr.group_off[g]; e < dr.group_off[g + 1]; ++e) {
             const std::uint32_t s = dr.node[e];
             const std::uint32_t* id = dr.mask.data() + dr.mask_off[e];
@@ -923,8 +935,34 @@ inline void derive_groups(const layout& L, const derived_rows& dr, std::span<std
                 }
                 continue;
             }
+            const std::uint32_t* xs0 = dr.x_src.data() + x0;
+            const std::uint32_t* xs1 = dr.x_src.data() + x1;
             for (std::size_t i = 0; i < ctx.size(); ++i) {
                 const std::uint32_t* row = rows.data() + i * W;
+                const std::uint32_t h0 = W > 1 ? bits_off[i] : 0, h1 = W > 1 ? bits_off[i + 1] : 0;
+                if (W > 1 && std::uint64_t{h1 - h0} * 4 <= 2ull * W + (x1 - x0)) {
+                    // a few facts in a wide row: each one's image (its pairs, sorted by source,
+                    // looked up), and only the words it sets written
+                    touched.clear();
+                    auto set = [&](std::uint32_t b) {
+                        if (!sparse_out[b / 32]) touched.push_back(b / 32);
+                        sparse_out[b / 32] |= 1u << (b % 32);
+                    };
+                    for (std::uint32_t h = h0; h < h1; ++h) {
+                        const std::uint32_t a = bits[h];
+                        if ((id[a / 32] >> (a % 32)) & 1u) set(a);
+                        if (x0 == x1) continue;
+                        for (const std::uint32_t* q = std::lower_bound(xs0, xs1, a); q != xs1 && *q == a; ++q)
+                            if (const std::uint32_t b = dr.x_dst[q - dr.x_src.data()]; b < F) set(b);
+                    }
+                    const std::uint64_t pos = row_start(L, s, ctx[i]);
+                    for (const std::uint32_t j : touched) {
+                        if (atomic_or) or_row_bits<true>(pe, pos + 32 * j, sparse_out[j]);
+                        else or_row_bits(pe, pos + 32 * j, sparse_out[j]);
+                        sparse_out[j] = 0;
+                    }
+                    continue;
+                }
                 for (std::uint32_t j = 0; j < W; ++j) out[j] = row[j] & id[j];
                 for (std::uint32_t x = x0; x < x1; ++x) {
                     const std::uint32_t a = dr.x_src[x], b = dr.x_dst[x];
