@@ -376,7 +376,8 @@ inline std::vector<std::vector<fact_id>> fact_sets(const problem& pb) {
 struct layout_options {
     /// The form of the intraprocedural edges.
     intra_form form = intra_form::per_row;
-    /// Threads for the per-node tables of `intra_form::per_edge`; 0: one
+    /// Threads for the tables built per node or per call edge (the per-edge
+    /// relations, the call and return relations, the call rows); 0: one
     /// per hardware thread.
     unsigned threads = 0;
     /// Problems of fewer nodes are laid out on one thread.
