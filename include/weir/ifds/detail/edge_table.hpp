@@ -4,6 +4,7 @@
 /// edges and `derived_rows`' entries hold them, and the join of such tables
 /// built in parts (`node_parts.hpp`).
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -31,10 +32,10 @@ struct edge_table {
     edge_table_ref ref() { return {off, dst, mask_off, mask, x_off, xs, xd}; }
 };
 
-/// Appends `v`'s entries from index `from` on to `to`, each plus `shift`.
+/// Appends `v`'s entries from index `from` on to `to`, each plus `shift`
+/// (room reserved by the caller: `table_sizes`).
 inline void append_shifted(std::vector<std::uint32_t>& to, const std::vector<std::uint32_t>& v, std::size_t from,
                            std::uint32_t shift) {
-    to.reserve(to.size() + (v.size() - from));
     for (std::size_t i = from; i < v.size(); ++i) to.push_back(v[i] + shift);
 }
 
