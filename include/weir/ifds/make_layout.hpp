@@ -459,7 +459,7 @@ inline layout build_layout(const problem& pb, problem* release, const layout_opt
     }
 
     // threads for the per-node and per-call-edge tables
-    const unsigned nt = nn >= opt.min_parallel_nodes ? detail::threads_or_hardware(opt.threads) : 1;
+    const unsigned nt = detail::threads_for(nn, opt.threads, opt.min_parallel_nodes);
 
     // Intraprocedural edges: flow edges grouped by source and sorted by target,
     // plus one call-to-return edge per call site; per row or per edge.
@@ -491,8 +491,6 @@ inline layout build_layout(const problem& pb, problem* release, const layout_opt
                 effs.push_back(&pb.flows[fe[i]].ff);
             }
         };
-        std::vector<std::uint32_t> etarget;
-        std::vector<const flow_function*> effs;
         if (per_row) {
             reserve_huge(L.intra_off, std::size_t{L.num_rows} + 1, whole);
             std::size_t est = 0;
@@ -500,6 +498,8 @@ inline layout build_layout(const problem& pb, problem* release, const layout_opt
                 est += std::size_t{L.node_fact_count[n]} * (fo[n + 1] - fo[n] + (L.node_retsite[n] != no_index));
             reserve_huge(L.intra_node, est + est / 8, whole);
             reserve_huge(L.intra_fact, est + est / 8, whole);
+            std::vector<std::uint32_t> etarget;
+            std::vector<const flow_function*> effs;
             std::vector<std::vector<std::uint32_t>> eoff, etgt;
             detail::relation_scratch scratch;
             for (std::uint32_t n = 0; n < nn; ++n) {
@@ -587,6 +587,24 @@ inline layout build_layout(const problem& pb, problem* release, const layout_opt
         std::unordered_map<node_id, flow_function>().swap(release->ctrflows);
     }
 
+    // Relation `ff` (callflow or retflow) of every call edge c, from the facts
+    // of procedure from(c) to those of to(c): its offsets into the slice of
+    // `off` from base(ce) (the relation's end too when `with_end`), its
+    // targets into `tgt`, the call edges in parts on the threads.
+    auto compile_per_call_edge = [&](flow_function call_edge::*ff, auto from, auto to, auto base,
+                                     std::vector<std::uint32_t>& off, std::vector<std::uint32_t>& tgt, bool with_end) {
+        detail::fill_sliced<1>(nc, nt, base, off, {&tgt},
+                               [&](std::uint32_t c0, std::uint32_t c1, std::array<std::vector<std::uint32_t>*, 1> out) {
+                                   detail::relation_scratch s;
+                                   std::vector<std::uint32_t> offs;
+                                   for (std::uint32_t ce = c0; ce < c1; ++ce) {
+                                       const call_edge& c = pb.calls[ce];
+                                       detail::compile_relation(c.*ff, pfacts(from(c)), pfacts(to(c)), s, offs, *out[0]);
+                                       std::copy(offs.begin(), offs.end() - (with_end ? 0 : 1), off.begin() + base(ce));
+                                   }
+                               });
+    };
+
     // Call edges.
     L.ce_site.resize(nc);
     L.ce_callee.resize(nc);
@@ -617,17 +635,9 @@ inline layout build_layout(const problem& pb, problem* release, const layout_opt
         for (std::uint32_t ce = 0; ce < nc; ++ce)
             cbase[ce + 1] = cbase[ce] + L.node_fact_count[L.ce_site[ce]] + 1;
         crel_off.resize(cbase[nc]);
-        detail::fill_sliced<1>(nc, nt, [&](std::uint32_t ce) { return cbase[ce]; }, crel_off, {&crel_tgt},
-                               [&](std::uint32_t c0, std::uint32_t c1, std::array<std::vector<std::uint32_t>*, 1> out) {
-                                   detail::relation_scratch s;
-                                   std::vector<std::uint32_t> offs;
-                                   for (std::uint32_t ce = c0; ce < c1; ++ce) {
-                                       const call_edge& c = pb.calls[ce];
-                                       detail::compile_relation(c.callflow, pfacts(L.node_proc[c.site]), pfacts(c.callee),
-                                                                s, offs, *out[0]);
-                                       std::copy(offs.begin(), offs.end(), crel_off.begin() + cbase[ce]);
-                                   }
-                               });
+        compile_per_call_edge(
+            &call_edge::callflow, [&](const call_edge& c) { return L.node_proc[c.site]; },
+            [](const call_edge& c) { return c.callee; }, [&](std::uint32_t ce) { return cbase[ce]; }, crel_off, crel_tgt, true);
         // Call relation by caller row.
         std::vector<std::uint32_t> so(nn + 1, 0), sce(nc);
         for (std::uint32_t ce = 0; ce < nc; ++ce) ++so[L.ce_site[ce] + 1];
@@ -682,17 +692,10 @@ inline layout build_layout(const problem& pb, problem* release, const layout_opt
     {
         // Return relation per call edge.
         assign_huge(L.ret_off, std::size_t{L.ret_row[nc]} + 1, std::uint32_t{0}, whole);
-        detail::fill_sliced<1>(nc, nt, [&](std::uint32_t ce) { return L.ret_row[ce]; }, L.ret_off, {&L.ret_fact},
-                               [&](std::uint32_t c0, std::uint32_t c1, std::array<std::vector<std::uint32_t>*, 1> out) {
-                                   detail::relation_scratch s;
-                                   std::vector<std::uint32_t> offs;
-                                   for (std::uint32_t ce = c0; ce < c1; ++ce) {
-                                       const call_edge& c = pb.calls[ce];
-                                       detail::compile_relation(c.retflow, pfacts(c.callee), pfacts(L.node_proc[c.retsite]),
-                                                                s, offs, *out[0]);
-                                       std::copy(offs.begin(), offs.end() - 1, L.ret_off.begin() + L.ret_row[ce]);
-                                   }
-                               });
+        compile_per_call_edge(
+            &call_edge::retflow, [](const call_edge& c) { return c.callee; },
+            [&](const call_edge& c) { return L.node_proc[c.retsite]; }, [&](std::uint32_t ce) { return L.ret_row[ce]; },
+            L.ret_off, L.ret_fact, false);
         L.ret_off[L.ret_row[nc]] = detail::checked_u32(L.ret_fact.size(), "return entries");
     }
     if (release) std::vector<call_edge>().swap(release->calls);

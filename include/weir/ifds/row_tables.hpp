@@ -631,7 +631,7 @@ inline row_tables skip_derived_row_tables(const layout& L, const row_tables& all
                                           std::uint32_t min_parallel_nodes = default_min_parallel_nodes) {
     const std::uint32_t N = L.num_nodes;
     row_tables t = empty_row_tables();
-    const unsigned nt = N >= min_parallel_nodes ? threads_or_hardware(threads) : 1;
+    const unsigned nt = threads_for(N, threads, min_parallel_nodes);
     if (nt <= 1) {
         skip_scratch sc;
         skip_derived_range(L, all, dv, 0, N, t, unfit, sc);

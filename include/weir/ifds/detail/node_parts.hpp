@@ -29,6 +29,12 @@ inline unsigned threads_or_hardware(unsigned threads) {
     return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
 }
 
+/// The threads a build over `n` nodes runs on: `threads` (0: one per
+/// hardware thread) from `min_parallel_nodes` nodes on, else one.
+inline unsigned threads_for(std::uint64_t n, unsigned threads, std::uint32_t min_parallel_nodes) {
+    return n >= min_parallel_nodes ? threads_or_hardware(threads) : 1;
+}
+
 /// The cuts of [0, n) into `parts` contiguous ranges of about equal cost:
 /// `prefix(i)` is the cost of nodes [0, i) (non-decreasing in i, i ≤ n);
 /// range k is [cuts[k], cuts[k+1]) (some may be empty).
