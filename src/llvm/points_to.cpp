@@ -46,6 +46,71 @@ bool compatible(const L::CallBase& call, const L::Function& f) {
         if (call.getArgOperand(i)->getType()->isPointerTy() != f.getArg(i)->getType()->isPointerTy()) return false;
     return call.getType()->isVoidTy() == f.getReturnType()->isVoidTy() || call.getType()->isVoidTy();
 }
+
+/// A named struct's name without the `.N` suffix that linking modules adds
+/// to a second copy of the same type.
+L::StringRef base_struct_name(L::StringRef n) {
+    const std::size_t dot = n.rfind('.');
+    if (dot == L::StringRef::npos || dot + 1 == n.size()) return n;
+    for (char c : n.drop_front(dot + 1))
+        if (c < '0' || c > '9') return n;
+    return n.take_front(dot);
+}
+
+/// Types equal up to the renaming of named structs by linking.
+bool same_type(const L::Type* a, const L::Type* b, int depth = 0) {
+    if (a == b) return true;
+    if (a->getTypeID() != b->getTypeID() || depth > 8) return false;
+    if (const auto* pa = L::dyn_cast<L::PointerType>(a)) {
+        const auto* pb = L::cast<L::PointerType>(b);
+        if (pa->getAddressSpace() != pb->getAddressSpace() || pa->isOpaque() != pb->isOpaque()) return false;
+        return pa->isOpaque() || same_type(pa->getPointerElementType(), pb->getPointerElementType(), depth + 1);
+    }
+    if (const auto* sa = L::dyn_cast<L::StructType>(a)) {
+        const auto* sb = L::cast<L::StructType>(b);
+        return sa->hasName() && sb->hasName() && base_struct_name(sa->getName()) == base_struct_name(sb->getName());
+    }
+    if (const auto* fa = L::dyn_cast<L::FunctionType>(a)) {
+        const auto* fb = L::cast<L::FunctionType>(b);
+        if (fa->isVarArg() != fb->isVarArg() || fa->getNumParams() != fb->getNumParams()) return false;
+        if (!same_type(fa->getReturnType(), fb->getReturnType(), depth + 1)) return false;
+        for (unsigned i = 0; i < fa->getNumParams(); ++i)
+            if (!same_type(fa->getParamType(i), fb->getParamType(i), depth + 1)) return false;
+        return true;
+    }
+    if (const auto* aa = L::dyn_cast<L::ArrayType>(a))
+        return aa->getNumElements() == L::cast<L::ArrayType>(b)->getNumElements() &&
+               same_type(aa->getElementType(), b->getArrayElementType(), depth + 1);
+    return false;
+}
+
+/// True when `v` (a function, or a cast of one) is only ever called
+/// directly: no use of it keeps its address under another type.
+bool only_called(const L::Value& v) {
+    for (const L::Use& u : v.uses()) {
+        if (const auto* c = L::dyn_cast<L::CallBase>(u.getUser()); c && c->isCallee(&u)) continue;
+        if (const auto* ce = L::dyn_cast<L::ConstantExpr>(u.getUser()); ce && ce->isCast() && only_called(*ce)) continue;
+        return false;
+    }
+    return true;
+}
+
+/// True when every use of `f`'s address keeps `f`'s own type: it is stored,
+/// passed and compared as what it is, never cast (a cast whose only use is
+/// a direct call does not count). Such a function is a target only of
+/// indirect calls of its own type.
+bool address_keeps_type(const L::Function& f) {
+    for (const L::Use& u : f.uses()) {
+        const L::User* user = u.getUser();
+        if (const auto* c = L::dyn_cast<L::CallBase>(user); c && c->isCallee(&u)) continue;
+        if (L::isa<L::GlobalAlias>(user)) return false;
+        if (const auto* ce = L::dyn_cast<L::ConstantExpr>(user)) {
+            if (ce->isCast() && only_called(*ce)) continue;
+            return false;
+        }
+    }
+    return true;
+}
 } // namespace
 
 /// Builds the constraint graph and solves it (the body of `points_to`'s constructor).
@@ -435,8 +500,17 @@ struct points_to_builder {
                 if (find(s) != find(n)) collapse_cycles(s);
         }
     }
-    bool resolve(const L::CallBase& call, const L::Function& f) {
+    L::DenseMap<const L::Function*, bool> keeps_type;  // address_keeps_type, once per function
+    /// A target `f` for an indirect `call`: arity and parameter kinds fit,
+    /// and when `f`'s address is never cast, the call's type is `f`'s.
+    bool may_target(const L::CallBase& call, const L::Function& f) {
         if (!compatible(call, f)) return false;
+        auto [it, fresh] = keeps_type.try_emplace(&f, false);
+        if (fresh) it->second = address_keeps_type(f);
+        return !it->second || same_type(call.getFunctionType(), f.getFunctionType());
+    }
+    bool resolve(const L::CallBase& call, const L::Function& f) {
+        if (!may_target(call, f)) return false;
         auto& targets = r.callees_[&call];
         for (const auto* t : targets)
             if (t == &f) return false;
