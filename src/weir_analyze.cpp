@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -252,6 +253,11 @@ int cmd_analyze(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
         bar.done();
         std::cerr << "weir: out of memory (analysis " << opt.analysis << ")\n";
+        return exit_memory;
+    } catch (const std::length_error& e) {  // past the layout's 32-bit tables
+        bar.done();
+        std::cerr << "weir: the problem is too large (analysis " << opt.analysis << "): " << e.what()
+                  << "; --points-to unification gives fewer, coarser memory facts\n";
         return exit_memory;
     }
     if (format == "json") weir::llvm::write_json(std::cout, analysis, findings, sizes);
