@@ -61,8 +61,16 @@ void uninit_analysis::normal_flow(analysis_context& cx, const L::Instruction& i,
         // A fresh frame's variable is uninitialized. Under unification an
         // alloca may share its group with other objects (its address went
         // where theirs did); the group is then not made uninitialized as a
-        // whole, which would flood every object of it.
-        if (const object_id o = pts.object_of(a); o != ~0u && pts.group_size(o) == 1) out.gen(cx.facts().object(o));
+        // whole, which would flood every object of it. One object stands
+        // for every frame of its function: in a recursive function whose
+        // callees may reach the variable (its address was passed on), a
+        // new frame would make the older frames' copies, which it may read
+        // through pointers, uninitialized too; it is not generated there.
+        const object_id o = pts.object_of(a);
+        if (o == ~0u || pts.group_size(o) != 1) return;
+        const L::Function& f = *a->getFunction();
+        if (cx.prog().recursive(f) && cx.prog().accessed_by(f).test(o)) return;
+        out.gen(cx.facts().object(o));
         return;
     }
     if (const auto* st = L::dyn_cast<L::StoreInst>(&i)) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
@@ -58,6 +59,10 @@ public:
     /// (transitively), leaving out stack objects whose address never leaves
     /// their frame (only their own function touches them).
     const object_set& accessed_by(const ::llvm::Function& f) const;
+    /// True when `f` may call itself, directly or through other functions
+    /// (it lies on a cycle of the call graph, indirect calls resolved): a
+    /// frame of `f` may then see an older frame's locals through pointers.
+    bool recursive(const ::llvm::Function& f) const { return recursive_.contains(&f); }
 
     /// Procedures of the ICFG: the functions with a body, then (when the
     /// module has global constructors or destructors and `main`) a synthetic
@@ -101,6 +106,7 @@ private:
     std::unique_ptr<points_to> pts_;
     ::llvm::DenseMap<const ::llvm::Function*, object_set> access_;
     object_set none_;
+    ::llvm::DenseSet<const ::llvm::Function*> recursive_;
     std::vector<const ::llvm::Function*> procs_;
     ::llvm::DenseMap<const ::llvm::Function*, std::uint32_t> proc_of_;
     std::vector<std::uint32_t> proc_start_;
@@ -111,6 +117,10 @@ private:
     ::llvm::DenseMap<const ::llvm::Value*, std::uint32_t> slot_;
     std::uint32_t slot_count_ = 0;
     void assign_slots(const ::llvm::Function& f);
+    /// Fills `recursive_`: the functions on a cycle of `callers` (callee ->
+    /// its callers), by Tarjan's strongly connected components.
+    void find_recursion(const std::vector<const ::llvm::Function*>& fns,
+                        const ::llvm::DenseMap<const ::llvm::Function*, std::vector<const ::llvm::Function*>>& callers);
 };
 
 /// True for calls after which control never comes back except by unwinding
