@@ -18,13 +18,18 @@ import sys
 
 
 def expectations(source):
-    """Runner arguments, and the expected findings' lines (lca: (line, variable, value) triples)."""
-    args, expected = [], set()
+    """Runner arguments, the points-to engines to run under (None: the
+    default), and the expected findings' lines (lca: (line, variable, value)
+    triples)."""
+    args, engines, expected = [], [None], set()
     with open(source, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             m = re.match(r"\s*//\s*weir-args:\s*(.*)", line)
             if m:
                 args += m.group(1).split()
+            m = re.match(r"\s*//\s*points-to:\s*(.*)", line)
+            if m:
+                engines = m.group(1).split()
             if "// expect-finding" in line:
                 expected.add(n)
             m = re.search(r"//\s*expect:(.*)$", line)
@@ -32,7 +37,7 @@ def expectations(source):
                 for pair in m.group(1).split():
                     var, value = pair.split("=")
                     expected.add((n, var, int(value)))
-    return args, expected
+    return args, engines, expected
 
 
 def analysis_of(source):
@@ -49,16 +54,19 @@ def main():
         del argv[i:i + 2]
     weir, source, lls = argv[0], argv[1], argv[2:]
     analysis = analysis_of(source)
-    args, expected = expectations(source)
+    args, engines, expected = expectations(source)
     base = os.path.basename(source)
     failed = False
-    for ll in lls:
+    for ll, engine in [(ll, e) for ll in lls for e in engines]:
         results = {}
+        where = os.path.basename(ll) + (f", --points-to {engine}" if engine else "")
         for b in backends:
             cmd = [weir, "analyze", ll, "--analysis", analysis, "--backend", b, "--format", "json"] + args
+            if engine:
+                cmd += ["--points-to", engine]
             p = subprocess.run(cmd, capture_output=True, text=True)
             if p.returncode != 0:
-                print(f"FAIL {base} [{os.path.basename(ll)}, {b}]: exit {p.returncode}\n{p.stderr}")
+                print(f"FAIL {base} [{where}, {b}]: exit {p.returncode}\n{p.stderr}")
                 failed = True
                 continue
             out = json.loads(p.stdout)
@@ -72,7 +80,7 @@ def main():
             missing, extra = expected - found, found - expected
             if missing or extra or other:
                 failed = True
-                print(f"FAIL {base} [{os.path.basename(ll)}, {b}]: missing {sorted(missing)}, "
+                print(f"FAIL {base} [{where}, {b}]: missing {sorted(missing)}, "
                       f"unexpected {sorted(extra)}" + (f", results in other files {other}" if other else ""))
                 for f in items:
                     if analysis != "lca" and f["line"] in extra:
@@ -80,9 +88,10 @@ def main():
         full = {b: r[1] for b, r in results.items()}
         if len({json.dumps(v, sort_keys=True) for v in full.values()}) > 1:
             failed = True
-            print(f"FAIL {base} [{os.path.basename(ll)}]: backends disagree: {full}")
+            print(f"FAIL {base} [{where}]: backends disagree: {full}")
     if not failed:
-        print(f"ok {base}: {sorted(expected)} on {', '.join(backends)} ({len(lls)} form(s))")
+        print(f"ok {base}: {sorted(expected)} on {', '.join(backends)} ({len(lls)} form(s), "
+              f"points-to {', '.join(e or 'default' for e in engines)})")
     return 1 if failed else 0
 
 

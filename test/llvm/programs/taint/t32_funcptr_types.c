@@ -3,8 +3,10 @@
    `on_long` share the struct's one object; only their types tell their
    targets apart. A function whose address is cast stays a target of any
    call of a fitting arity (the table below: a
-   callback cast to `void (*)(void *)`). */
+   callback cast to `void (*)(void *)`). Run under both points-to engines:
+   under unification both handlers and the callback fall in one class. */
 // mem2reg
+// points-to: inclusion unification
 int source(void);
 void sink(int);
 
