@@ -176,6 +176,99 @@ TEST_CASE("points-to resolves indirect calls by arity and type", "[llvm][points_
     CHECK(second == std::vector<std::string>{"pass", "zero"});  // not @unused: its parameter is a pointer
 }
 
+namespace {
+/// As after linking two modules: `%struct.ctx.0` is the second module's copy
+/// of `%struct.ctx`. The handlers' addresses are stored uncast; the table is
+/// read through the first module's type.
+constexpr const char* linked_ir = R"(
+%struct.ctx = type { i32 }
+%struct.ctx.0 = type { i32 }
+%struct.other = type { i64 }
+@table = global [2 x i8*] zeroinitializer
+define void @handler(%struct.ctx.0* %c) {
+  ret void
+}
+define void @stranger(%struct.other* %o) {
+  ret void
+}
+define void @install() {
+  %slot0 = bitcast [2 x i8*]* @table to void (%struct.ctx.0*)**
+  store void (%struct.ctx.0*)* @handler, void (%struct.ctx.0*)** %slot0
+  %slot1 = bitcast [2 x i8*]* @table to void (%struct.other*)**
+  store void (%struct.other*)* @stranger, void (%struct.other*)** %slot1
+  ret void
+}
+define void @main() {
+  call void @install()
+  %slot = bitcast [2 x i8*]* @table to void (%struct.ctx*)**
+  %f = load void (%struct.ctx*)*, void (%struct.ctx*)** %slot
+  %x = alloca %struct.ctx
+  call void %f(%struct.ctx* %x)
+  ret void
+}
+)";
+
+/// The names of the targets of `f`'s first indirect call.
+std::vector<std::string> first_indirect_targets(const program& prog, const ::llvm::Function& f) {
+    std::vector<std::string> names;
+    for (const auto& b : f)
+        for (const auto& i : b)
+            if (const auto* c = ::llvm::dyn_cast<::llvm::CallBase>(&i); c && !c->getCalledFunction()) {
+                for (const auto* t : prog.pointers().callees(*c)) names.push_back(t->getName().str());
+                return names;
+            }
+    return names;
+}
+} // namespace
+
+TEST_CASE("an uncast function is a target only of calls of its type, struct names up to link suffixes",
+          "[llvm][points_to]") {
+    for (auto engine : {points_to_engine::inclusion, points_to_engine::unification}) {
+        ::llvm::LLVMContext ctx;
+        auto m = parse_module(linked_ir, "linked.ll", ctx);
+        program prog(*m, {}, {engine});
+        // Field-insensitive memory: the one slot holds both handlers; @stranger's type differs.
+        CHECK(first_indirect_targets(prog, *m->getFunction("main")) == std::vector<std::string>{"handler"});
+    }
+}
+
+TEST_CASE("program::recursive marks the functions on call-graph cycles", "[llvm][program]") {
+    ::llvm::LLVMContext ctx;
+    auto m = parse_module(R"(
+define void @self(i32 %n) {
+  call void @self(i32 %n)
+  ret void
+}
+define void @ping(i32 %n) {
+  call void @pong(i32 %n)
+  ret void
+}
+define void @pong(i32 %n) {
+  %fp = alloca void (i32)*
+  store void (i32)* @ping, void (i32)** %fp
+  %f = load void (i32)*, void (i32)** %fp
+  call void %f(i32 %n)
+  call void @leaf()
+  ret void
+}
+define void @leaf() {
+  ret void
+}
+define void @main() {
+  call void @self(i32 1)
+  call void @ping(i32 1)
+  ret void
+}
+)",
+                          "rec.ll", ctx);
+    program prog(*m, {});
+    CHECK(prog.recursive(*m->getFunction("self")));
+    CHECK(prog.recursive(*m->getFunction("ping")));  // through pong's indirect call
+    CHECK(prog.recursive(*m->getFunction("pong")));
+    CHECK_FALSE(prog.recursive(*m->getFunction("leaf")));
+    CHECK_FALSE(prog.recursive(*m->getFunction("main")));
+}
+
 TEST_CASE("a session finds taint through an indirect call, on the tabulation solver", "[llvm][session]") {
     ::llvm::LLVMContext ctx;
     auto m = parse_module(indirect_ir, "indirect.ll", ctx);
