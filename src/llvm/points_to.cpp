@@ -11,6 +11,8 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Operator.h>
 
+#include "scc.hpp"
+
 namespace weir::llvm {
 
 namespace L = ::llvm;
@@ -258,48 +260,15 @@ struct points_to_builder {
     /// Collapses the cycles reachable from `start` in the copy graph (Tarjan,
     /// iterative): each strongly connected component becomes one node.
     void collapse_cycles(std::uint32_t start) {
-        struct frame {
-            std::uint32_t n;
-            std::size_t next;
-        };
-        L::DenseMap<std::uint32_t, std::uint32_t> index, low;
-        std::vector<std::uint32_t> stack;
-        L::DenseSet<std::uint32_t> on_stack;
-        std::vector<frame> dfs;
-        std::uint32_t counter = 0;
-        auto visit = [&](std::uint32_t n) {
-            index[n] = low[n] = counter++;
-            stack.push_back(n);
-            on_stack.insert(n);
-            dfs.push_back({n, 0});
-        };
-        visit(find(start));
-        while (!dfs.empty()) {
-            frame& f = dfs.back();
-            const std::uint32_t n = f.n;
-            if (f.next < succ[n].size()) {
-                const std::uint32_t s = find(succ[n][f.next++]);
-                if (s == n) continue;
-                if (!index.count(s)) visit(s);
-                else if (on_stack.count(s)) low[n] = std::min(low[n], index[s]);
-                continue;
-            }
-            dfs.pop_back();
-            if (!dfs.empty()) low[dfs.back().n] = std::min(low[dfs.back().n], low[n]);
-            if (low[n] != index[n]) continue;
-            std::vector<std::uint32_t> scc;
-            std::uint32_t m;
-            do {
-                m = stack.back();
-                stack.pop_back();
-                on_stack.erase(m);
-                scc.push_back(m);
-            } while (m != n);
-            if (scc.size() > 1) merge(scc);
-        }
+        detail::scc_walker<std::uint32_t>().walk(
+            find(start), [&](std::uint32_t n) { return succ[n].size(); },
+            [&](std::uint32_t n, std::size_t k) { return find(succ[n][k]); },
+            [&](std::span<const std::uint32_t> scc) {
+                if (scc.size() > 1) merge(scc);
+            });
     }
     /// Makes the nodes of `scc` one node (its first).
-    void merge(const std::vector<std::uint32_t>& scc) {
+    void merge(std::span<const std::uint32_t> scc) {
         const std::uint32_t root = scc[0];
         for (std::size_t k = 1; k < scc.size(); ++k) {
             const std::uint32_t m = scc[k];

@@ -13,6 +13,8 @@
 
 #include <weir/llvm/error.hpp>
 
+#include "scc.hpp"
+
 namespace weir::llvm {
 
 namespace L = ::llvm;
@@ -269,55 +271,22 @@ void program::assign_slots(const L::Function& f) {
 
 void program::find_recursion(const std::vector<const L::Function*>& fns,
                              const L::DenseMap<const L::Function*, std::vector<const L::Function*>>& callers) {
-    // Iterative Tarjan over the reversed call graph (its components are the call graph's).
-    struct frame {
-        const L::Function* f;
-        std::size_t next;  // the next caller of f to visit
-    };
-    L::DenseMap<const L::Function*, std::uint32_t> index, low;
-    L::DenseSet<const L::Function*> on_stack;
-    std::vector<const L::Function*> stack;
-    std::vector<frame> dfs;
-    std::uint32_t counter = 0;
+    // Components of the reversed call graph (they are the call graph's).
     static const std::vector<const L::Function*> no_callers;
-    auto edges = [&](const L::Function* f) -> const std::vector<const L::Function*>& {
+    auto callers_of = [&](const L::Function* f) -> const std::vector<const L::Function*>& {
         auto it = callers.find(f);
         return it == callers.end() ? no_callers : it->second;
     };
-    auto enter = [&](const L::Function* f) {
-        index[f] = low[f] = counter++;
-        stack.push_back(f);
-        on_stack.insert(f);
-        dfs.push_back({f, 0});
-    };
-    for (const L::Function* root : fns) {
-        if (index.count(root)) continue;
-        enter(root);
-        while (!dfs.empty()) {
-            frame& top = dfs.back();
-            const auto& es = edges(top.f);
-            if (top.next < es.size()) {
-                const L::Function* g = es[top.next++];
-                if (g == top.f) recursive_.insert(g);  // calls itself
-                if (!index.count(g)) enter(g);
-                else if (on_stack.count(g)) low[top.f] = std::min(low[top.f], index[g]);
-                continue;
-            }
-            const L::Function* f = top.f;
-            dfs.pop_back();
-            if (!dfs.empty()) low[dfs.back().f] = std::min(low[dfs.back().f], low[f]);
-            if (low[f] != index[f]) continue;
-            // f roots a component: pop it; more than one function is a cycle.
-            const bool cycle = stack.back() != f;
-            const L::Function* g = nullptr;
-            do {
-                g = stack.back();
-                stack.pop_back();
-                on_stack.erase(g);
-                if (cycle) recursive_.insert(g);
-            } while (g != f);
-        }
-    }
+    detail::scc_walker<const L::Function*> walker;
+    for (const L::Function* root : fns)
+        walker.walk(
+            root, [&](const L::Function* f) { return callers_of(f).size(); },
+            [&](const L::Function* f, std::size_t k) { return callers_of(f)[k]; },
+            [&](std::span<const L::Function* const> scc) {
+                const auto& self = callers_of(scc[0]);
+                if (scc.size() > 1 || std::find(self.begin(), self.end(), scc[0]) != self.end())
+                    recursive_.insert(scc.begin(), scc.end());
+            });
 }
 
 std::vector<const L::Function*> program::defined_callees(const L::CallBase& call) const {
