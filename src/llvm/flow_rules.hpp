@@ -59,16 +59,22 @@ void accessed_objects_pass(analysis_context& cx, const ::llvm::Function& callee,
         }
 }
 
-/// Around a call: everything but the result and the objects the callees may
-/// access (and may update strongly), unless some target has no body.
+/// Around a call: everything but the result and the objects that every
+/// callee may access (and may update strongly), unless some target has no
+/// body. An object that one possible target leaves alone keeps its state
+/// around the call (that target's effect); the targets that access it bring
+/// their effect back on their return edges.
 template <class Relevant>
 void around_defined_callees(analysis_context& cx, const ::llvm::CallBase& c, Relevant&& relevant, flow& out) {
     out.identity();
     if (auto x = cx.value_fact(&c); x && !c.getType()->isVoidTy()) out.kill(*x);
     if (cx.prog().may_call_external(c)) return;  // an unknown target may leave them as they are
-    for (const ::llvm::Function* f : cx.prog().defined_callees(c))
-        for (object_id o : cx.prog().accessed_by(*f))
-            if (relevant(o)) out.kill(cx.facts().object(o));
+    const std::vector<const ::llvm::Function*> callees = cx.prog().defined_callees(c);
+    if (callees.empty()) return;
+    object_set every = cx.prog().accessed_by(*callees.front());
+    for (std::size_t k = 1; k < callees.size(); ++k) every &= cx.prog().accessed_by(*callees[k]);
+    for (object_id o : every)
+        if (relevant(o)) out.kill(cx.facts().object(o));
 }
 
 /// Back from `callee`: its returned value to the call's result; the objects

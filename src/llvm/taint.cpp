@@ -199,12 +199,43 @@ void taint_analysis::call_flow(analysis_context& cx, const L::CallBase& c, const
     detail::accessed_objects_pass(cx, callee, [&](object_id o) { return relevant(o); }, out);
 }
 
+std::vector<object_id> taint_analysis::sanitized_objects(const L::CallBase& c, const function_tags& tags) const {
+    std::vector<object_id> out;
+    // Only a call with one possible target sanitizes for sure.
+    if (prog_->pointers().callees(c).size() != 1) return out;
+    for (unsigned k : tags.sanitizer_params)
+        if (k < c.arg_size())
+            for (object_id o : prog_->pointers().pointees(c.getArgOperand(k)))
+                if (relevant(o)) out.push_back(o);
+    return out;
+}
+
 void taint_analysis::return_flow(analysis_context& cx, const L::CallBase& c, const L::Function& callee, flow& out) {
-    detail::returned_value_and_objects(cx, c, callee, [&](object_id o) { return relevant(o); }, out);
+    const function_tags* tags = tags_of(callee);
+    if (!tags) {
+        detail::returned_value_and_objects(cx, c, callee, [&](object_id o) { return relevant(o); }, out);
+        return;
+    }
+    // A tagged function with a body: its tags decide over its body. A
+    // sanitizer's result comes back clean, and the objects its sanitizing
+    // arguments point to come back clean.
+    if (!tags->ret_sanitizer && !c.getType()->isVoidTy())
+        out.transfer(cx.facts().returned(&callee), cx.facts().value(&c));
+    const std::vector<object_id> clean = sanitized_objects(c, *tags);
+    detail::accessed_objects_pass(
+        cx, callee, [&](object_id o) { return relevant(o) && std::find(clean.begin(), clean.end(), o) == clean.end(); }, out);
 }
 
 void taint_analysis::call_to_return_flow(analysis_context& cx, const L::CallBase& c, flow& out) {
     detail::call_to_return(cx, c, [&](object_id o) { return relevant(o); }, [&](flow& f) { external_call(cx, c, f); }, out);
+    // The tags of targets with a body apply at the call as they do for
+    // targets without one (a `source()` defined in the program is a source).
+    for (const L::Function* t : prog_->defined_callees(c)) {
+        const function_tags* tags = tags_of(*t);
+        if (!tags) continue;
+        if (tags->ret_source && !c.getType()->isVoidTy()) out.gen(cx.facts().value(&c));
+        for (object_id o : sanitized_objects(c, *tags)) out.kill(cx.facts().object(o));
+    }
 }
 
 template <class Visit>

@@ -25,8 +25,9 @@ def expectations(source):
     with open(source, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             m = re.match(r"\s*//\s*weir-args:\s*(.*)", line)
-            if m:
-                args += m.group(1).split()
+            if m:  # `{dir}` stands for the source's directory
+                here = os.path.dirname(os.path.abspath(source))
+                args += [a.replace("{dir}", here) for a in m.group(1).split()]
             m = re.match(r"\s*//\s*points-to:\s*(.*)", line)
             if m:
                 engines = m.group(1).split()

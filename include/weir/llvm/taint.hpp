@@ -44,8 +44,11 @@ public:
     std::vector<finding> findings(analysis_context& cx, const ifds_result& r) const;
 
 private:
-    /// The tags of what a call may invoke without a body (merged), or null when none has tags.
+    /// The tags of `f` (with a body or without), or null when it has none.
     const function_tags* tags_of(const ::llvm::Function& f) const { return config_.find(f.getName()); }
+    /// The objects a call to a function with `tags` leaves untainted through
+    /// its `sanitizer` parameters (none unless the call has one target).
+    std::vector<object_id> sanitized_objects(const ::llvm::CallBase& c, const function_tags& tags) const;
     /// The effect of a call to a function without a body.
     void external_call(analysis_context& cx, const ::llvm::CallBase& c, flow& out);
     /// Objects whose taint can matter (written by something that may carry taint).
