@@ -134,9 +134,7 @@ void taint_analysis::external_call(analysis_context& cx, const L::CallBase& c, f
         for (unsigned k : tagged_args(tags->source_params, tags->all_params_source, tags->source_params_from, c.arg_size()))
             for (object_id o : pts.pointees(c.getArgOperand(k)))
                 if (relevant(o)) out.gen(cx.facts().object(o));
-        for (unsigned k : tags->sanitizer_params)
-            if (k < c.arg_size() && targets.size() == 1)
-                for (object_id o : pts.pointees(c.getArgOperand(k))) out.kill(cx.facts().object(o));
+        for (object_id o : sanitized_objects(c, *tags)) out.kill(cx.facts().object(o));
     }
     if (result_default && x) {
         for (const L::Use& a : c.args()) {
@@ -211,17 +209,13 @@ std::vector<object_id> taint_analysis::sanitized_objects(const L::CallBase& c, c
 }
 
 void taint_analysis::return_flow(analysis_context& cx, const L::CallBase& c, const L::Function& callee, flow& out) {
+    // The returned value and the objects the callee may access come back,
+    // except where its tags decide over its body: a sanitizer's result, and
+    // the objects its sanitizing arguments point to, come back clean.
     const function_tags* tags = tags_of(callee);
-    if (!tags) {
-        detail::returned_value_and_objects(cx, c, callee, [&](object_id o) { return relevant(o); }, out);
-        return;
-    }
-    // A tagged function with a body: its tags decide over its body. A
-    // sanitizer's result comes back clean, and the objects its sanitizing
-    // arguments point to come back clean.
-    if (!tags->ret_sanitizer && !c.getType()->isVoidTy())
+    if (!(tags && tags->ret_sanitizer) && !c.getType()->isVoidTy())
         out.transfer(cx.facts().returned(&callee), cx.facts().value(&c));
-    const std::vector<object_id> clean = sanitized_objects(c, *tags);
+    const std::vector<object_id> clean = tags ? sanitized_objects(c, *tags) : std::vector<object_id>{};
     detail::accessed_objects_pass(
         cx, callee, [&](object_id o) { return relevant(o) && std::find(clean.begin(), clean.end(), o) == clean.end(); }, out);
 }
