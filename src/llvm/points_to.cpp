@@ -378,9 +378,11 @@ struct points_to_builder {
         // Addresses written as constants (a global, `&g_buf[4]` as a
         // constant GEP) get their nodes whatever uses them, so that
         // `pointees` answers for every operand the analyses look at (a load
-        // of an int from `g_arr[1]`, a global buffer passed to a sink).
+        // of an int from `g_arr[1]`, a global buffer passed to a sink). A
+        // direct call's callee is not an address anything holds: no node.
+        const auto* as_call = dyn_cast<CallBase>(&i);
         for (const Use& op : i.operands())
-            if (isa<Constant>(op.get()) && op->getType()->isPointerTy()) node(op.get());
+            if (isa<Constant>(op.get()) && op->getType()->isPointerTy() && !(as_call && as_call->isCallee(&op))) node(op.get());
         if (isa<AllocaInst>(&i)) {
             return;  // made before the constraints (run)
         } else if (const auto* ld = dyn_cast<LoadInst>(&i)) {
