@@ -19,6 +19,7 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "weir_cli.hpp"
@@ -38,7 +39,13 @@
 namespace weir_cli {
 
 #ifndef WEIR_WITH_LLVM
-int cmd_analyze(int, char**) {
+int cmd_analyze(int argc, char** argv) {
+    for (int i = 2; i < argc; ++i)
+        if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") {
+            help();
+            std::cout << "(this build has no LLVM 14: 'analyze' is not available in it)\n";
+            return 0;
+        }
     std::cerr << "weir: 'analyze' is not available in this build (it needs LLVM 14 at build time: "
                  "install llvm-14-dev and reconfigure with -Dllvm=enabled)\n";
     return exit_invalid;

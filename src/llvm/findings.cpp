@@ -3,6 +3,7 @@
 #include <weir/llvm/findings.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 
 #include <vyre/core/version.hpp>
@@ -33,16 +34,41 @@ void write_locations(std::ostream& os, const std::vector<source_location>& ls) {
     os << "]";
 }
 
-/// A SARIF location object.
-void write_sarif_location(std::ostream& os, const source_location& l) {
-    os << "{\"physicalLocation\": {\"artifactLocation\": {\"uri\": " << quote(l.file.empty() ? std::string("<unknown>") : l.file)
-       << "}";
-    if (l.line) {
-        os << ", \"region\": {\"startLine\": " << l.line;
-        if (l.column) os << ", \"startColumn\": " << l.column;
-        os << "}";
+/// `path` as a SARIF `uri` (a URI reference, RFC 3986): every byte outside
+/// the unreserved characters, the sub-delimiters, ':', '@' and '/' is
+/// percent-encoded (a space, '%', '#', '?', '<', a backslash, UTF-8 bytes).
+std::string sarif_uri(const std::string& path) {
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string out;
+    out.reserve(path.size());
+    for (const unsigned char c : path) {
+        const bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                           std::strchr("-._~!$&'()*+,;=:@/", c) != nullptr;
+        if (plain && c != 0) {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
     }
-    os << "}, \"logicalLocations\": [{\"name\": " << quote(l.function) << ", \"kind\": \"function\"}]}";
+    return out;
+}
+
+/// A SARIF location object: the file and region where the debug information
+/// has them (none without a file), and the function as a logical location.
+void write_sarif_location(std::ostream& os, const source_location& l) {
+    os << "{";
+    if (!l.file.empty()) {
+        os << "\"physicalLocation\": {\"artifactLocation\": {\"uri\": " << quote(sarif_uri(l.file)) << "}";
+        if (l.line) {
+            os << ", \"region\": {\"startLine\": " << l.line;
+            if (l.column) os << ", \"startColumn\": " << l.column;
+            os << "}";
+        }
+        os << "}, ";
+    }
+    os << "\"logicalLocations\": [{\"name\": " << quote(l.function) << ", \"kind\": \"function\"}]}";
 }
 
 } // namespace

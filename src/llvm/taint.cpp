@@ -53,6 +53,33 @@ taint_analysis::taint_analysis(const program& prog, taint_config config) : prog_
             }
     for (object_id o = 0; o < pts.objects().size(); ++o)
         if (pts.objects()[o].kind == object_kind::external) relevant_[pts.group_of(o)] = 1;
+    // What the seeds taint (initial_seeds comes after the flow functions).
+    for (const L::Function* f : prog.procedures()) {
+        const function_tags* tags = f ? tags_of(*f) : nullptr;
+        if (!tags) continue;
+        for (unsigned k : tagged_args(tags->source_params, tags->all_params_source, tags->source_params_from,
+                                      static_cast<unsigned>(f->arg_size())))
+            mark(pts.pointees(f->getArg(k)));
+    }
+    for_each_source_variable([&](const L::Function*, object_id o) { relevant_[o] = 1; });
+}
+
+template <class Visit>
+void taint_analysis::for_each_source_variable(Visit&& visit) const {
+    const points_to& pts = prog_->pointers();
+    for (const variable_tag& v : config_.variables) {
+        if (v.cat != "source") continue;
+        for (object_id o = 0; o < pts.objects().size(); ++o) {
+            const memory_object& obj = pts.objects()[o];
+            if (obj.kind == object_kind::global && (v.scope.empty() || v.scope == "global" || v.scope == "::") &&
+                source_name(*obj.site) == v.name)
+                visit(static_cast<const L::Function*>(nullptr), pts.group_of(o));
+            else if (obj.kind == object_kind::stack && obj.owner &&
+                     (obj.owner->getName() == v.scope || demangle(obj.owner->getName()).rfind(v.scope, 0) == 0) &&
+                     source_name(*obj.site) == v.name)
+                visit(obj.owner, pts.group_of(o));
+        }
+    }
 }
 
 void taint_analysis::initial_seeds(analysis_context& cx, seed_list& seeds) {
@@ -77,22 +104,11 @@ void taint_analysis::initial_seeds(analysis_context& cx, seed_list& seeds) {
         }
     }
     // Variables tagged `source`: tainted from the start of their scope (globals: of every entry).
-    for (const variable_tag& v : config_.variables) {
-        if (v.cat != "source") continue;
-        for (object_id o = 0; o < pts.objects().size(); ++o) {
-            const memory_object& obj = pts.objects()[o];
-            if (obj.kind == object_kind::global && (v.scope.empty() || v.scope == "global" || v.scope == "::") &&
-                source_name(*obj.site) == v.name) {
-                relevant_[pts.group_of(o)] = 1;
-                for (const L::Function* e : prog_->entries()) seeds.push_back({e, cx.facts().object(pts.group_of(o))});
-            } else if (obj.kind == object_kind::stack && obj.owner &&
-                       (obj.owner->getName() == v.scope || demangle(obj.owner->getName()).rfind(v.scope, 0) == 0) &&
-                       source_name(*obj.site) == v.name) {
-                relevant_[pts.group_of(o)] = 1;
-                seeds.push_back({obj.owner, cx.facts().object(pts.group_of(o))});
-            }
-        }
-    }
+    for_each_source_variable([&](const L::Function* scope, object_id o) {
+        if (scope) seeds.push_back({scope, cx.facts().object(o)});
+        else
+            for (const L::Function* e : prog_->entries()) seeds.push_back({e, cx.facts().object(o)});
+    });
 }
 
 void taint_analysis::external_call(analysis_context& cx, const L::CallBase& c, flow& out) {

@@ -69,9 +69,10 @@ PY
 grep -Eq '^.*inj\.c:8:3: warning: tainted value reaches argument 0 of sink \[taint\]$' "$tmp/out.txt"
 check "text line" $? "$(cat "$tmp/out.txt")"
 check "text: one line per finding" "$([ "$(wc -l <"$tmp/out.txt")" -eq 1 ] && echo 0 || echo 1)" "$(cat "$tmp/out.txt")"
-"$WEIR" analyze "$tmp/inj.c" --format sarif --witness >"$tmp/out.sarif" 2>"$tmp/err"
-python3 - "$tmp/out.sarif" <<'PY'; check "sarif 2.1.0 required fields" $? "see above"
-import json, sys
+# SARIF 2.1.0's required fields (and ours: a location has a file and region, or
+# only its function where the IR has no debug location): FILE RESULTS (N or N+)
+cat >"$tmp/sarif_check.py" <<'PY'
+import json, re, sys
 d = json.load(open(sys.argv[1]))
 assert d["version"] == "2.1.0" and "runs" in d and len(d["runs"]) == 1
 run = d["runs"][0]
@@ -79,20 +80,54 @@ drv = run["tool"]["driver"]
 assert isinstance(drv["name"], str) and drv["name"]
 rules = {r["id"] for r in drv["rules"]}
 res = run["results"]
-assert len(res) == 1
+want = sys.argv[2]  # N, or N+ for at least N
+assert len(res) >= int(want[:-1]) if want.endswith("+") else len(res) == int(want), (len(res), want)
+uri = re.compile(r"^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]+$")  # a URI reference's characters
+def location(loc):
+    assert loc["logicalLocations"][0]["name"] and loc["logicalLocations"][0]["kind"] == "function", loc
+    if "physicalLocation" in loc:
+        pl = loc["physicalLocation"]
+        assert uri.match(pl["artifactLocation"]["uri"]), pl
+        assert pl["region"]["startLine"] >= 1 and pl["region"]["startColumn"] >= 1
 for r in res:
     assert r["message"]["text"]
     assert r["ruleId"] in rules and r["level"] in ("none", "note", "warning", "error")
     for loc in r["locations"]:
-        pl = loc["physicalLocation"]
-        assert pl["artifactLocation"]["uri"]
-        assert pl["region"]["startLine"] >= 1 and pl["region"]["startColumn"] >= 1
-    for cf in r["codeFlows"]:
+        location(loc)
+    for cf in r.get("codeFlows", []):
         for tf in cf["threadFlows"]:
             assert tf["locations"], tf
             for l in tf["locations"]:
-                assert l["location"]["physicalLocation"]["region"]["startLine"] >= 1
+                location(l["location"])
+print(json.dumps([[l.get("physicalLocation", {}).get("artifactLocation", {}).get("uri") for l in r["locations"]] for r in res]))
 PY
+"$WEIR" analyze "$tmp/inj.c" --format sarif --witness >"$tmp/out.sarif" 2>"$tmp/err"
+python3 "$tmp/sarif_check.py" "$tmp/out.sarif" 1 >"$tmp/uris" && grep -q 'inj.c"' "$tmp/uris" &&
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["results"][0]; assert r["codeFlows"][0]["threadFlows"][0]["locations"]' "$tmp/out.sarif"
+check "sarif 2.1.0 required fields, with a code flow" $? "$(cat "$tmp/out.sarif")"
+cp "$tmp/inj.c" "$tmp/my inj.c"
+"$WEIR" analyze "$tmp/my inj.c" --format sarif >"$tmp/space.sarif" 2>"$tmp/err"
+python3 "$tmp/sarif_check.py" "$tmp/space.sarif" 1 >"$tmp/uris" && grep -q 'my%20inj.c"' "$tmp/uris"
+check "sarif: a file name with a space is a percent-encoded uri" $? "$(cat "$tmp/uris" "$tmp/err")"
+"$CLANG" -emit-llvm -S -O0 -fno-discard-value-names -Xclang -disable-O0-optnone "$tmp/inj.c" -o "$tmp/inj-nodebug.ll"
+"$WEIR" analyze "$tmp/inj-nodebug.ll" --format sarif >"$tmp/nodebug.sarif" 2>"$tmp/err"
+python3 "$tmp/sarif_check.py" "$tmp/nodebug.sarif" 1 >"$tmp/uris" && grep -qx '\[\[null\]\]' "$tmp/uris"
+check "sarif: no debug location, only the function" $? "$(cat "$tmp/nodebug.sarif" "$tmp/err")"
+cat >"$tmp/u.c" <<'C'
+int main(int argc, char **argv) {
+  int x;
+  if (argc > 1) x = 1;
+  return x;
+}
+C
+"$WEIR" analyze "$tmp/u.c" --analysis uninit --format sarif >"$tmp/u.sarif" 2>"$tmp/err"
+python3 "$tmp/sarif_check.py" "$tmp/u.sarif" 1+ >"$tmp/uris" &&
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["results"][0]; assert r["ruleId"] == "uninit" and r["locations"][0]["physicalLocation"]["region"]["startLine"] == 4, r' "$tmp/u.sarif"
+check "sarif: uninit" $? "$(cat "$tmp/u.sarif" "$tmp/err")"
+printf 'int source(void);\nvoid sink(int);\nint main(void) { source(); sink(1); return 0; }\n' >"$tmp/clean.c"
+"$WEIR" analyze "$tmp/clean.c" --format sarif >"$tmp/clean.sarif" 2>"$tmp/err"
+python3 "$tmp/sarif_check.py" "$tmp/clean.sarif" 0 >/dev/null
+check "sarif: a clean program has no results" $? "$(cat "$tmp/clean.sarif" "$tmp/err")"
 
 # ---- .ll, .bc, several modules linked, flags after -- --------------------------
 "$CLANG" -emit-llvm -S -g -O0 -fno-discard-value-names -Xclang -disable-O0-optnone "$tmp/inj.c" -o "$tmp/inj.ll"

@@ -58,6 +58,11 @@ private:
     /// node order.
     template <class Visit>
     void for_each_sink_argument(Visit&& visit) const;  // (taint.cpp)
+    /// Calls `visit(scope, object)` for the object (group) of every variable
+    /// the configuration tags `source`; `scope` is the function whose entry
+    /// taints it, or null for a global (tainted at every entry).
+    template <class Visit>
+    void for_each_source_variable(Visit&& visit) const;  // (taint.cpp)
 
     const program* prog_;
     taint_config config_;
