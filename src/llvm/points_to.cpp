@@ -29,6 +29,19 @@ const L::Function* direct_callee(const L::CallBase& call) {
     return L::dyn_cast<L::Function>(call.getCalledOperand()->stripPointerCasts());
 }
 
+const L::Function* exit_handler(const L::CallBase& call, const L::Value*& arg) {
+    arg = nullptr;
+    const L::Function* callee = direct_callee(call);
+    if (!callee || call.arg_size() < 1) return nullptr;
+    const L::StringRef n = callee->getName();
+    const bool cxa = n == "__cxa_atexit" || n == "__cxa_thread_atexit" || n == "__cxa_thread_atexit_impl";
+    if (!cxa && n != "atexit") return nullptr;
+    const auto* f = L::dyn_cast<L::Function>(call.getArgOperand(0)->stripPointerCasts());
+    if (!f || f->isDeclaration()) return nullptr;
+    if (cxa && call.arg_size() >= 2) arg = call.getArgOperand(1);
+    return f;
+}
+
 namespace {
 /// Calls whose destination memory receives the source memory's contents (dst, src argument indices).
 bool copies_memory(L::StringRef n, unsigned& dst, unsigned& src) {
@@ -354,6 +367,11 @@ struct points_to_builder {
             if (auto s = node(call.getArgOperand(src)); s != ~0u) add_load(s, t);
             if (auto d = node(call.getArgOperand(dst)); d != ~0u) add_store(d, t);
             if (!call.getType()->isVoidTy()) copy(call.getArgOperand(dst), &call);
+            return;
+        }
+        if (const L::Value* arg = nullptr; const L::Function* h = exit_handler(call, arg)) {
+            // Runs after main (program.cpp) with the registered argument.
+            if (arg && h->arg_size() >= 1) copy(arg, h->getArg(0));
             return;
         }
         if (n == "__cxa_throw") {

@@ -81,7 +81,20 @@ program::program(const L::Module& m, const std::vector<std::string>& entry_names
     const bool has_main = entries_.size() == 1 && entries_[0]->getName() == "main";
     if (has_main) {
         ctors_ = structors(m, "llvm.global_ctors");
-        dtors_ = structors(m, "llvm.global_dtors");
+        // At exit: what atexit/__cxa_atexit registered (a C++ static
+        // object's destructor), the last registered first, then the
+        // module's destructors (glibc runs .fini_array after the handlers).
+        for (const L::Function& f : m)
+            for (const L::BasicBlock& b : f)
+                for (const L::Instruction& i : b)
+                    if (const auto* c = L::dyn_cast<L::CallBase>(&i)) {
+                        const L::Value* arg = nullptr;
+                        if (const L::Function* h = exit_handler(*c, arg);
+                            h && std::find(dtors_.begin(), dtors_.end(), h) == dtors_.end())
+                            dtors_.push_back(h);
+                    }
+        std::reverse(dtors_.begin(), dtors_.end());
+        for (const L::Function* f : structors(m, "llvm.global_dtors")) dtors_.push_back(f);
     }
     pts_ = std::make_unique<points_to>(m, entries_, pto);
 

@@ -119,4 +119,10 @@ bool is_allocator(const ::llvm::Function& f);
 /// The function a call invokes directly (through pointer casts), or null.
 const ::llvm::Function* direct_callee(const ::llvm::CallBase& call);
 
+/// A function registered to run at exit by `call` (`atexit(F)`,
+/// `__cxa_atexit(F, ARG, DSO)`: how C++ registers a static object's
+/// destructor): F when it has a body, else null. `arg` is set to the value F
+/// will receive (`__cxa_atexit`'s ARG), or null.
+const ::llvm::Function* exit_handler(const ::llvm::CallBase& call, const ::llvm::Value*& arg);
+
 } // namespace weir::llvm
