@@ -215,14 +215,22 @@ std::vector<translation_unit> read_compile_commands(const std::string& dir) {
             throw input_error(shown, o.line, "a compile command lacks \"arguments\" (an array) and \"command\" (a string)");
         }
         // Keep the flags that shape the code (defines, includes, standard...):
-        // drop the compiler, the output, -c and the inputs.
+        // drop the compiler, the output, -c and the inputs, and what would
+        // change the form the analyses read or fail clang where gcc is the
+        // project's compiler: optimization and debug levels (the spec's -O0
+        // -g stand), -Werror (gcc-only warning options are warnings for
+        // clang), sanitizer and profiling instrumentation.
+        auto starts = [](const std::string& a, const char* p) { return a.rfind(p, 0) == 0; };
         for (std::size_t i = 1; i < args.size(); ++i) {
             const std::string& a = args[i];
             if (a == "-o" || a == "-MF" || a == "-MT" || a == "-MQ") {
                 ++i;
                 continue;
             }
-            if (a == "-c" || a == "-MD" || a == "-MMD" || (a.rfind("-o", 0) == 0 && a.size() > 2)) continue;
+            if (a == "-c" || a == "-MD" || a == "-MMD" || (starts(a, "-o") && a.size() > 2)) continue;
+            if (starts(a, "-O") || (starts(a, "-g") && a != "-gcc-toolchain") || starts(a, "-Werror") ||
+                starts(a, "-fsanitize") || starts(a, "-fprofile") || a == "--coverage" || a == "-pg")
+                continue;
             if (!a.empty() && a[0] != '-') {
                 L::SmallString<256> p(a);
                 L::sys::fs::make_absolute(tu.dir, p);
