@@ -29,6 +29,13 @@ const L::Function* direct_callee(const L::CallBase& call) {
     return L::dyn_cast<L::Function>(call.getCalledOperand()->stripPointerCasts());
 }
 
+bool is_va_list(const L::Value* v) {
+    const auto* pt = L::dyn_cast<L::PointerType>(v->getType());
+    if (!pt || pt->isOpaque()) return false;
+    const auto* st = L::dyn_cast<L::StructType>(pt->getNonOpaquePointerElementType());
+    return st && st->hasName() && (st->getName() == "struct.__va_list_tag" || st->getName() == "struct.__va_list");
+}
+
 const L::Function* exit_handler(const L::CallBase& call, const L::Value*& arg) {
     arg = nullptr;
     const L::Function* callee = direct_callee(call);
@@ -346,9 +353,20 @@ struct points_to_builder {
         if (a != ~0u) add_edge(a, node(to));
     }
 
-    /// Binds a call to a callee with a body: arguments to parameters, returned values to the result.
+    /// The object holding `f`'s variadic arguments (made on first use).
+    object_id varargs_of(const L::Function& f) {
+        auto [it, fresh] = r.varargs_.try_emplace(&f, ~0u);
+        if (fresh) it->second = new_object(object_kind::external, &f, &f, f.getName().str() + ".varargs");
+        return it->second;
+    }
+    /// Binds a call to a callee with a body: arguments to parameters (the
+    /// extra arguments of a variadic callee into its varargs object),
+    /// returned values to the result.
     void bind_call(const L::CallBase& call, const L::Function& f) {
         for (unsigned i = 0; i < f.arg_size() && i < call.arg_size(); ++i) copy(call.getArgOperand(i), f.getArg(i));
+        if (f.isVarArg())
+            for (unsigned i = static_cast<unsigned>(f.arg_size()); i < call.arg_size(); ++i)
+                if (auto a = node(call.getArgOperand(i)); a != ~0u) add_edge(a, content(varargs_of(f)));
         if (!call.getType()->isVoidTy()) add_edge(returns_of(&f), node(&call));
     }
     /// What a call to a function without a body does to addresses.
@@ -377,6 +395,19 @@ struct points_to_builder {
         if (n == "__cxa_throw") {
             // The thrown object's address goes to every landing pad.
             if (auto a = node(call.getArgOperand(0)); a != ~0u) add_edge(a, r.content_node_[exception_slot]);
+            return;
+        }
+        if (f && f->getIntrinsicID() == L::Intrinsic::vastart) {
+            // The va_list now addresses the function's variadic arguments.
+            const std::uint32_t t = new_node();
+            add_pointee(t, varargs_of(*call.getFunction()));
+            if (auto ap = node(call.getArgOperand(0)); ap != ~0u) add_store(ap, t);
+            return;
+        }
+        if (f && f->getIntrinsicID() == L::Intrinsic::vacopy) {
+            const std::uint32_t t = new_node();
+            if (auto s = node(call.getArgOperand(1)); s != ~0u) add_load(s, t);
+            if (auto d = node(call.getArgOperand(0)); d != ~0u) add_store(d, t);
             return;
         }
         if (f && f->isIntrinsic()) return;  // other intrinsics move no addresses
@@ -635,6 +666,11 @@ object_set points_to::reachable_from(const L::Value* v) const {
 object_id points_to::object_of(const L::Value* site) const {
     if (auto it = object_of_.find(site); it != object_of_.end()) return it->second;
     return ~0u;
+}
+
+object_id points_to::varargs_object(const L::Function& f) const {
+    const auto it = varargs_.find(&f);
+    return it == varargs_.end() ? ~0u : group_of(it->second);
 }
 
 const std::vector<const L::Function*>& points_to::callees(const L::CallBase& call) const {

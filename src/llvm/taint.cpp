@@ -18,6 +18,18 @@ namespace weir::llvm {
 namespace L = ::llvm;
 
 namespace {
+/// Calls `visit(o)` for the objects whose data an argument hands to a
+/// function without a body: what it points to, and for a `va_list` what it
+/// reaches (the variadic arguments behind it).
+template <class Visit>
+void for_each_argument_object(const points_to& pts, const L::Value* a, Visit&& visit) {
+    if (is_va_list(a)) {
+        for (object_id o : pts.reachable_from(a)) visit(o);
+    } else {
+        for (object_id o : pts.pointees(a)) visit(o);
+    }
+}
+
 /// Argument indices a tag list names for a call with `n` arguments.
 std::vector<unsigned> tagged_args(const std::vector<unsigned>& listed, bool all, int from, unsigned n) {
     std::vector<unsigned> out;
@@ -135,8 +147,9 @@ void taint_analysis::external_call(analysis_context& cx, const L::CallBase& c, f
                     if (!relevant(d)) continue;
                     const fact_id df = cx.facts().object(d);
                     if (auto af = cx.value_fact(a)) out.transfer(*af, df);
-                    for (object_id s : pts.pointees(a))
+                    for_each_argument_object(pts, a, [&](object_id s) {
                         if (relevant(s)) out.transfer(cx.facts().object(s), df);
+                    });
                 }
             }
             if (x) {  // strcpy returns its destination
@@ -155,8 +168,9 @@ void taint_analysis::external_call(analysis_context& cx, const L::CallBase& c, f
     if (result_default && x) {
         for (const L::Use& a : c.args()) {
             if (auto af = cx.value_fact(a.get())) out.transfer(*af, *x);
-            for (object_id o : pts.pointees(a.get()))
+            for_each_argument_object(pts, a.get(), [&](object_id o) {
                 if (relevant(o)) out.transfer(cx.facts().object(o), *x);
+            });
         }
     }
 }
@@ -211,6 +225,10 @@ void taint_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, 
 void taint_analysis::call_flow(analysis_context& cx, const L::CallBase& c, const L::Function& callee, flow& out) {
     detail::arguments_to_parameters(cx, c, callee, out);
     detail::accessed_objects_pass(cx, callee, [&](object_id o) { return relevant(o); }, out);
+    // A variadic callee's extra arguments: its varargs object, which va_arg reads.
+    if (const object_id v = cx.pointers().varargs_object(callee); v != ~0u && relevant(v))
+        for (unsigned k = static_cast<unsigned>(callee.arg_size()); k < c.arg_size(); ++k)
+            if (auto af = cx.value_fact(c.getArgOperand(k))) out.transfer(*af, cx.facts().object(v));
 }
 
 std::vector<object_id> taint_analysis::sanitized_objects(const L::CallBase& c, const function_tags& tags) const {
@@ -231,7 +249,10 @@ void taint_analysis::return_flow(analysis_context& cx, const L::CallBase& c, con
     const function_tags* tags = tags_of(callee);
     if (!(tags && tags->ret_sanitizer) && !c.getType()->isVoidTy())
         out.transfer(cx.facts().returned(&callee), cx.facts().value(&c));
-    const std::vector<object_id> clean = tags ? sanitized_objects(c, *tags) : std::vector<object_id>{};
+    std::vector<object_id> clean = tags ? sanitized_objects(c, *tags) : std::vector<object_id>{};
+    // The callee's variadic arguments end with its frame (unless the caller
+    // is the callee itself, whose own are still live).
+    if (const object_id v = cx.pointers().varargs_object(callee); v != ~0u && c.getFunction() != &callee) clean.push_back(v);
     detail::accessed_objects_pass(
         cx, callee, [&](object_id o) { return relevant(o) && std::find(clean.begin(), clean.end(), o) == clean.end(); }, out);
 }

@@ -84,6 +84,11 @@ public:
     object_set reachable_from(const ::llvm::Value* v) const;
     /// The object an `alloca`, global variable or allocating call creates, or ~0u.
     object_id object_of(const ::llvm::Value* site) const;
+    /// The object (group) that holds the variadic arguments of a call to
+    /// `f` (`f.isVarArg()`, with a body that calls `va_start`): the calls'
+    /// extra arguments are stored into it, and `va_start` makes the
+    /// `va_list` point to it, so `va_arg` loads from it; ~0u when none.
+    object_id varargs_object(const ::llvm::Function& f) const;
     /// The group of an object: objects no pointer tells apart. Under
     /// unification a class of objects is one group, named by its smallest
     /// object id, and `pointees`/`contents` answer with groups; under
@@ -105,6 +110,7 @@ private:
     std::vector<std::uint32_t> content_node_;                    ///< object -> node of what it holds
     ::llvm::DenseMap<const ::llvm::Value*, object_id> object_of_;
     ::llvm::DenseMap<const ::llvm::CallBase*, std::vector<const ::llvm::Function*>> callees_;
+    ::llvm::DenseMap<const ::llvm::Function*, object_id> varargs_;  ///< see varargs_object
     object_set empty_;
     std::vector<const ::llvm::Function*> no_callees_;
     points_to_stats stats_;
@@ -118,6 +124,12 @@ bool is_allocator(const ::llvm::Function& f);
 
 /// The function a call invokes directly (through pointer casts), or null.
 const ::llvm::Function* direct_callee(const ::llvm::CallBase& call);
+
+/// True when `v` is the address of a `va_list` (a pointer to the
+/// `__va_list_tag` or `__va_list` struct, as x86-64 and AArch64 declare
+/// it; a target whose `va_list` is a plain `char*` is not recognised): what
+/// it reaches are the variadic arguments (`points_to::varargs_object`).
+bool is_va_list(const ::llvm::Value* v);
 
 /// A function registered to run at exit by `call` (`atexit(F)`,
 /// `__cxa_atexit(F, ARG, DSO)`: how C++ registers a static object's
