@@ -34,16 +34,20 @@ void write_locations(std::ostream& os, const std::vector<source_location>& ls) {
     os << "]";
 }
 
-/// `path` as a SARIF `uri` (a URI reference, RFC 3986): every byte outside
-/// the unreserved characters, the sub-delimiters, ':', '@' and '/' is
-/// percent-encoded (a space, '%', '#', '?', '<', a backslash, UTF-8 bytes).
+/// `path` as a SARIF `uri` (a relative or absolute-path reference, RFC
+/// 3986): every byte outside the unreserved characters, the
+/// sub-delimiters, '@', '/' and (after the first '/') ':' is
+/// percent-encoded (a space, '%', '#', '?', '<', a backslash, UTF-8 bytes;
+/// a ':' in the first segment would read as a scheme).
 std::string sarif_uri(const std::string& path) {
     static constexpr char hex[] = "0123456789ABCDEF";
     std::string out;
     out.reserve(path.size());
+    bool past_first_segment = false;
     for (const unsigned char c : path) {
+        past_first_segment = past_first_segment || c == '/';
         const bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                           std::strchr("-._~!$&'()*+,;=:@/", c) != nullptr;
+                           std::strchr("-._~!$&'()*+,;=@/", c) != nullptr || (c == ':' && past_first_segment);
         if (plain && c != 0) {
             out += static_cast<char>(c);
         } else {

@@ -221,15 +221,25 @@ std::vector<translation_unit> read_compile_commands(const std::string& dir) {
         // -g stand), -Werror (gcc-only warning options are warnings for
         // clang), sanitizer and profiling instrumentation.
         auto starts = [](const std::string& a, const char* p) { return a.rfind(p, 0) == 0; };
+        auto optimization_level = [](const std::string& a) {  // -O, -O0..-O3, -Os, -Oz, -Og, -Ofast (not -ObjC)
+            return a == "-O" || a == "-Os" || a == "-Oz" || a == "-Og" || a == "-Ofast" ||
+                   (a.size() == 3 && a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '9');
+        };
         for (std::size_t i = 1; i < args.size(); ++i) {
             const std::string& a = args[i];
             if (a == "-o" || a == "-MF" || a == "-MT" || a == "-MQ") {
                 ++i;
                 continue;
             }
+            if ((a == "-Xclang" || a == "-mllvm" || a == "-Xpreprocessor") && i + 1 < args.size()) {
+                tu.flags.push_back(a);  // with its value, whatever it is
+                tu.flags.push_back(args[++i]);
+                continue;
+            }
             if (a == "-c" || a == "-MD" || a == "-MMD" || (starts(a, "-o") && a.size() > 2)) continue;
-            if (starts(a, "-O") || (starts(a, "-g") && a != "-gcc-toolchain") || starts(a, "-Werror") ||
-                starts(a, "-fsanitize") || starts(a, "-fprofile") || a == "--coverage" || a == "-pg")
+            if (optimization_level(a) || (starts(a, "-g") && a != "-gcc-toolchain") || starts(a, "-Werror") ||
+                starts(a, "-fsanitize") || starts(a, "-fprofile") || starts(a, "-fcoverage") || a == "--coverage" ||
+                a == "-coverage" || a == "-pg")
                 continue;
             if (!a.empty() && a[0] != '-') {
                 L::SmallString<256> p(a);

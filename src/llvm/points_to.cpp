@@ -29,13 +29,6 @@ const L::Function* direct_callee(const L::CallBase& call) {
     return L::dyn_cast<L::Function>(call.getCalledOperand()->stripPointerCasts());
 }
 
-bool is_va_list(const L::Value* v) {
-    const auto* pt = L::dyn_cast<L::PointerType>(v->getType());
-    if (!pt || pt->isOpaque()) return false;
-    const auto* st = L::dyn_cast<L::StructType>(pt->getNonOpaquePointerElementType());
-    return st && st->hasName() && (st->getName() == "struct.__va_list_tag" || st->getName() == "struct.__va_list");
-}
-
 const L::Function* exit_handler(const L::CallBase& call, const L::Value*& arg) {
     arg = nullptr;
     const L::Function* callee = direct_callee(call);
@@ -134,6 +127,15 @@ bool address_keeps_type(const L::Function& f) {
     return true;
 }
 } // namespace
+
+bool is_va_list(const L::Value* v) {
+    const auto* pt = L::dyn_cast<L::PointerType>(v->getType());
+    if (!pt || pt->isOpaque()) return false;
+    const auto* st = L::dyn_cast<L::StructType>(pt->getNonOpaquePointerElementType());
+    if (!st || !st->hasName()) return false;
+    const L::StringRef n = base_struct_name(st->getName());  // linking may add `.N`
+    return n == "struct.__va_list_tag" || n == "struct.__va_list";
+}
 
 /// Builds the constraint graph and solves it (the body of `points_to`'s constructor).
 struct points_to_builder {
@@ -356,7 +358,7 @@ struct points_to_builder {
     /// The object holding `f`'s variadic arguments (made on first use).
     object_id varargs_of(const L::Function& f) {
         auto [it, fresh] = r.varargs_.try_emplace(&f, ~0u);
-        if (fresh) it->second = new_object(object_kind::external, &f, &f, f.getName().str() + ".varargs");
+        if (fresh) it->second = new_object(object_kind::external, nullptr, &f, f.getName().str() + ".varargs");
         return it->second;
     }
     /// Binds a call to a callee with a body: arguments to parameters (the

@@ -30,6 +30,14 @@ void for_each_argument_object(const points_to& pts, const L::Value* a, Visit&& v
     }
 }
 
+/// True when a config variable's `scope` names `f`: its IR name, its
+/// demangled name, or that name without its parameter list.
+bool in_scope(const L::Function& f, const std::string& scope) {
+    if (f.getName() == scope) return true;
+    const std::string d = demangle(f.getName());
+    return d == scope || (d.size() > scope.size() && d.compare(0, scope.size(), scope) == 0 && d[scope.size()] == '(');
+}
+
 /// Argument indices a tag list names for a call with `n` arguments.
 std::vector<unsigned> tagged_args(const std::vector<unsigned>& listed, bool all, int from, unsigned n) {
     std::vector<unsigned> out;
@@ -58,21 +66,17 @@ taint_analysis::taint_analysis(const program& prog, taint_config config) : prog_
                         if (const function_tags* tags = tags_of(*t))
                             for (unsigned k : tagged_args(tags->source_params, tags->all_params_source, tags->source_params_from,
                                                           c->arg_size()))
-                                mark(pts.pointees(c->getArgOperand(k)));
+                                for_each_argument_object(pts, c->getArgOperand(k), [&](object_id o) { relevant_[o] = 1; });
                     }
                     if (const L::Function* t = direct_callee(*c); t && t->getName() == "__cxa_throw") mark(pts.pointees(c->getArgOperand(0)));
                 }
             }
     for (object_id o = 0; o < pts.objects().size(); ++o)
         if (pts.objects()[o].kind == object_kind::external) relevant_[pts.group_of(o)] = 1;
-    // What the seeds taint (initial_seeds comes after the flow functions).
-    for (const L::Function* f : prog.procedures()) {
-        const function_tags* tags = f ? tags_of(*f) : nullptr;
-        if (!tags) continue;
-        for (unsigned k : tagged_args(tags->source_params, tags->all_params_source, tags->source_params_from,
-                                      static_cast<unsigned>(f->arg_size())))
-            mark(pts.pointees(f->getArg(k)));
-    }
+    // What the configuration's variables taint (initial_seeds comes after
+    // the flow functions; a defined function's `source` parameters point to
+    // objects its callers' arguments point to, marked above, or, for an
+    // entry, to external objects).
     for_each_source_variable([&](const L::Function*, object_id o) { relevant_[o] = 1; });
 }
 
@@ -86,8 +90,7 @@ void taint_analysis::for_each_source_variable(Visit&& visit) const {
             if (obj.kind == object_kind::global && (v.scope.empty() || v.scope == "global" || v.scope == "::") &&
                 source_name(*obj.site) == v.name)
                 visit(static_cast<const L::Function*>(nullptr), pts.group_of(o));
-            else if (obj.kind == object_kind::stack && obj.owner &&
-                     (obj.owner->getName() == v.scope || demangle(obj.owner->getName()).rfind(v.scope, 0) == 0) &&
+            else if (obj.kind == object_kind::stack && obj.owner && in_scope(*obj.owner, v.scope) &&
                      source_name(*obj.site) == v.name)
                 visit(obj.owner, pts.group_of(o));
         }
@@ -161,8 +164,9 @@ void taint_analysis::external_call(analysis_context& cx, const L::CallBase& c, f
         if (!tags) continue;
         if (tags->ret_source && x) out.gen(*x);
         for (unsigned k : tagged_args(tags->source_params, tags->all_params_source, tags->source_params_from, c.arg_size()))
-            for (object_id o : pts.pointees(c.getArgOperand(k)))
+            for_each_argument_object(pts, c.getArgOperand(k), [&](object_id o) {  // (vscanf: what its va_list reaches)
                 if (relevant(o)) out.gen(cx.facts().object(o));
+            });
         for (object_id o : sanitized_objects(c, *tags)) out.kill(cx.facts().object(o));
     }
     if (result_default && x) {
@@ -250,9 +254,12 @@ void taint_analysis::return_flow(analysis_context& cx, const L::CallBase& c, con
     if (!(tags && tags->ret_sanitizer) && !c.getType()->isVoidTy())
         out.transfer(cx.facts().returned(&callee), cx.facts().value(&c));
     std::vector<object_id> clean = tags ? sanitized_objects(c, *tags) : std::vector<object_id>{};
-    // The callee's variadic arguments end with its frame (unless the caller
-    // is the callee itself, whose own are still live).
-    if (const object_id v = cx.pointers().varargs_object(callee); v != ~0u && c.getFunction() != &callee) clean.push_back(v);
+    // The callee's variadic arguments end with its frame, unless an older
+    // frame of it may still read them (a recursive callee) or the group
+    // holds other objects too (unification).
+    if (const object_id v = cx.pointers().varargs_object(callee);
+        v != ~0u && cx.pointers().group_size(v) == 1 && !prog_->recursive(callee))
+        clean.push_back(v);
     detail::accessed_objects_pass(
         cx, callee, [&](object_id o) { return relevant(o) && std::find(clean.begin(), clean.end(), o) == clean.end(); }, out);
 }

@@ -163,12 +163,13 @@ check "-p compile_commands.json" $? "$out"
 # A gcc project's command: -O2, -g0, -Werror and a gcc-only warning option are left out.
 cat >"$tmp/proj/compile_commands.json" <<J
 [ {"directory": "$tmp/proj", "file": "app.c",
-   "command": "gcc -O2 -g0 -Werror -Wno-stringop-overflow -fsanitize=address -DLEVEL=2 -c app.c -o app.o"},
-  {"directory": "$tmp/proj", "file": "lib.c", "arguments": ["gcc", "-Os", "-gdwarf-4", "-c", "lib.c"]} ]
+   "command": "gcc -O2 -Werror -Wno-stringop-overflow -fsanitize=address -DLEVEL=2 -c app.c -o app.o"},
+  {"directory": "$tmp/proj", "file": "lib.c",
+   "arguments": ["gcc", "-O2", "-g0", "-fprofile-instr-generate", "-fcoverage-mapping", "-Xclang", "-disable-O0-optnone", "-c", "lib.c"]} ]
 J
 out=$("$WEIR" analyze -p "$tmp/proj" 2>&1)
 echo "$out" | grep -q 'lib.c:2:22: warning: tainted value reaches argument 0 of sink'
-check "-p: optimization, debug level, -Werror and sanitizers left out" $? "$out"
+check "-p: optimization and debug levels, -Werror, sanitizers, coverage left out; -Xclang kept" $? "$out"
 echo '[ {"directory": "/x", "file": "a.c" ' >"$tmp/proj/compile_commands.json"
 expect_fail "-p malformed compile_commands.json" 2 "compile_commands.json" "$WEIR" analyze -p "$tmp/proj"
 

@@ -10,7 +10,8 @@
 /// objects are one per `alloca`, global variable, heap allocation site
 /// (`malloc`, `calloc`, `realloc`, `strdup`, `operator new`, `new[]`, ...),
 /// function, and external object (what an entry's pointer parameters, an
-/// unknown external function's result, or a thrown exception address).
+/// unknown external function's result, or a thrown exception address, and
+/// a variadic function's extra arguments: `varargs_object`).
 /// Memory is one cell per object (spec: analyze.md, "What each analysis reports").
 
 #include <cstdint>
@@ -40,7 +41,8 @@ struct memory_object {
     /// The `alloca`, global, allocating call, or function; the call or
     /// argument an external object belongs to (may be null for the exception slot).
     const ::llvm::Value* site = nullptr;
-    /// The function whose frame holds it (stack objects), else null.
+    /// The function whose frame holds it (stack objects, and a variadic
+    /// function's varargs object), else null.
     const ::llvm::Function* owner = nullptr;
     /// A readable name (`x` for an alloca named x, `@g`, `heap@F:12`, ...).
     std::string name;
@@ -125,10 +127,11 @@ bool is_allocator(const ::llvm::Function& f);
 /// The function a call invokes directly (through pointer casts), or null.
 const ::llvm::Function* direct_callee(const ::llvm::CallBase& call);
 
-/// True when `v` is the address of a `va_list` (a pointer to the
+/// True when `v` is the address of a `va_list` (a typed pointer to the
 /// `__va_list_tag` or `__va_list` struct, as x86-64 and AArch64 declare
-/// it; a target whose `va_list` is a plain `char*` is not recognised): what
-/// it reaches are the variadic arguments (`points_to::varargs_object`).
+/// it, `.N` suffixes of linking aside; a target whose `va_list` is a plain
+/// `char*`, and opaque pointers, are not recognised): what it reaches are
+/// the variadic arguments (`points_to::varargs_object`).
 bool is_va_list(const ::llvm::Value* v);
 
 /// A function registered to run at exit by `call` (`atexit(F)`,

@@ -47,9 +47,9 @@ public:
     std::span<const ::llvm::Function* const> entries() const { return entries_; }
     /// Global constructors then destructors run around `main` (`llvm.global_ctors`/`dtors`, by priority).
     std::span<const ::llvm::Function* const> constructors() const { return ctors_; }
-    /// What runs after `main`: the functions registered with `atexit` or
-    /// `__cxa_atexit` (C++ static objects' destructors), the last registered
-    /// first, then `llvm.global_dtors`.
+    /// What runs after `main`: the functions named at calls of `atexit` or
+    /// `__cxa_atexit` (C++ static objects' destructors), in the reverse of
+    /// the order the calls appear in the module, then `llvm.global_dtors`.
     std::span<const ::llvm::Function* const> destructors() const { return dtors_; }
     /// The points-to result (also the call graph: `points_to::callees`).
     const points_to& pointers() const { return *pts_; }

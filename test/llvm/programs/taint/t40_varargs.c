@@ -2,8 +2,9 @@
 // points-to: inclusion unification
 /* Variadic functions: a call's extra arguments reach what va_arg reads in
    the callee (directly, through va_copy, and through a va_list passed to a
-   function with a body), and vsnprintf copies them into its destination.
-   A call with clean extra arguments stays clean, context by context. */
+   function with a body, through recursion, through a function pointer),
+   and vsnprintf copies them into its destination. A call with clean extra
+   arguments stays clean, context by context. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -50,7 +51,25 @@ void format(char *out, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* Mutual recursion: the older frame of ping still reads its own extra
+   arguments after pong, which calls ping again, returns. */
+int pong(int n);
+void ping(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  if (n > 0) {
+    pong(n - 1);
+    sink(va_arg(ap, int)); // expect-finding
+  }
+  va_end(ap);
+}
+int pong(int n) {
+  ping(n, 5);
+  return 0;
+}
+
 int main(void) {
+  int (*fp)(int, ...) = first;
   sink(first(1, source())); // expect-finding
   sink(first(1, 7));
   sink(second_of_copy(2, 1, source())); // expect-finding
@@ -59,5 +78,7 @@ int main(void) {
   char buf[64];
   format(buf, "%d", source());
   sink(buf[0]); // expect-finding
+  ping(2, source());
+  sink(fp(1, source())); // expect-finding
   return 0;
 }
