@@ -43,11 +43,12 @@ const L::Function* exit_handler(const L::CallBase& call, const L::Value*& arg) {
 }
 
 namespace {
-/// Calls whose destination memory receives the source memory's contents (dst, src argument indices).
+/// Calls whose destination memory receives the source memory's contents
+/// (dst, src argument indices; `va_copy` copies a `va_list`).
 bool copies_memory(L::StringRef n, unsigned& dst, unsigned& src) {
     dst = 0;
     src = 1;
-    return n.startswith("llvm.memcpy") || n.startswith("llvm.memmove") || n == "memcpy" || n == "memmove" ||
+    return n.startswith("llvm.memcpy") || n.startswith("llvm.memmove") || n == "llvm.va_copy" || n == "memcpy" || n == "memmove" ||
            n == "strcpy" || n == "strncpy" || n == "strcat" || n == "strncat" || n == "stpcpy" || n == "wcscpy" ||
            n == "__memcpy_chk" || n == "__strcpy_chk";
 }
@@ -404,12 +405,6 @@ struct points_to_builder {
             const std::uint32_t t = new_node();
             add_pointee(t, varargs_of(*call.getFunction()));
             if (auto ap = node(call.getArgOperand(0)); ap != ~0u) add_store(ap, t);
-            return;
-        }
-        if (f && f->getIntrinsicID() == L::Intrinsic::vacopy) {
-            const std::uint32_t t = new_node();
-            if (auto s = node(call.getArgOperand(1)); s != ~0u) add_load(s, t);
-            if (auto d = node(call.getArgOperand(0)); d != ~0u) add_store(d, t);
             return;
         }
         if (f && f->isIntrinsic()) return;  // other intrinsics move no addresses

@@ -81,9 +81,10 @@ program::program(const L::Module& m, const std::vector<std::string>& entry_names
     const bool has_main = entries_.size() == 1 && entries_[0]->getName() == "main";
     if (has_main) {
         ctors_ = structors(m, "llvm.global_ctors");
-        // At exit: what atexit/__cxa_atexit registered (a C++ static
-        // object's destructor), the last registered first, then the
-        // module's destructors (glibc runs .fini_array after the handlers).
+        // At exit: the functions named at atexit/__cxa_atexit calls (a C++
+        // static object's destructor), in the reverse of the calls' order
+        // in the module, then the module's destructors (glibc runs
+        // .fini_array after the handlers).
         for (const L::Function& f : m)
             for (const L::BasicBlock& b : f)
                 for (const L::Instruction& i : b)
