@@ -134,6 +134,52 @@ TEST_CASE("populate_for_write makes fresh pages resident where the kernel has MA
 #endif
 
 #if defined(__linux__)
+TEST_CASE("background_populate backs its regions on another thread, keeping what the caller writes meanwhile",
+          "[core][huge_pages]") {
+    const std::size_t page = page_bytes(), bytes = std::size_t{8} << 20;
+    void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(m != MAP_FAILED);
+    auto* p = static_cast<std::uint32_t*>(m);
+    const std::size_t half = bytes / 2, words = half / 4;
+    {
+        // two regions, the second (a half of the mapping) written by this thread while the
+        // other populates: every value written stays
+        background_populate bg({{p, half}, {p + words, half}});
+        CHECK(bg.started());
+        for (std::size_t i = 0; i < words; ++i) p[words + i] = static_cast<std::uint32_t>(i * 7);
+        bg.wait();
+        for (std::size_t i = 0; i < words; i += 1021) REQUIRE(p[words + i] == i * 7);
+        CHECK(p[2 * words - 1] == (words - 1) * 7);
+    }
+    // the first region, never written, is resident once populated (where the kernel can)
+    const bool supported = ::madvise(p, page, madv_populate_write) == 0;
+    if (!supported) {
+        WARN("MADV_POPULATE_WRITE is not available here: background_populate is a no-op, residency not checked");
+    } else {
+        CHECK(pages_resident(p, half, 64));
+        CHECK(p[0] == 0);
+        CHECK(p[words - 1] == 0);
+    }
+    ::munmap(m, bytes);
+}
+
+TEST_CASE("background_populate: small or null regions start no thread; stop() ends it at once", "[core][huge_pages]") {
+    std::vector<char> small(populate_min_bytes - 1);
+    CHECK_FALSE(background_populate({{small.data(), small.size()}, {nullptr, std::size_t{1} << 30}}).started());
+    CHECK_FALSE(background_populate(std::vector<background_populate::region>{}).started());
+    // a 4 GiB reservation that is never used: stop() returns after the step under way, long
+    // before the last of its 2048 steps (a populate to the end would take seconds)
+    const std::size_t bytes = std::size_t{4} << 30;
+    void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    REQUIRE(m != MAP_FAILED);
+    background_populate bg({{m, bytes}});
+    bg.stop();
+    CHECK_FALSE(pages_resident(static_cast<char*>(m) + bytes - page_bytes(), page_bytes(), 1));
+    ::munmap(m, bytes);
+}
+#endif
+
+#if defined(__linux__)
 TEST_CASE("pages_resident: false for fresh pages, true once every sampled page is written", "[core][huge_pages]") {
     const std::size_t page = page_bytes(), bytes = std::size_t{1} << 20;
     void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

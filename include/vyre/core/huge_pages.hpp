@@ -21,6 +21,8 @@
 #include <cstring>
 #include <new>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -366,6 +368,67 @@ void assign_huge(std::vector<T, A>& v, std::size_t n, const T& value, huge_block
     }
     v.assign(n, value);
 }
+
+/// `populate_for_write` over a list of regions, on a thread of its own, in
+/// steps of `step_bytes`, while the caller goes on: for storage that the
+/// caller reserved and will fill soon, at a time when another core would sit
+/// idle (a loader reading declarations on one thread). The caller's later
+/// writes then find their pages present instead of faulting each one in
+/// (several µs a page on the benchmark VMs). It only asks the kernel for
+/// pages, never reads or writes the memory, so it may run while the caller
+/// fills the same storage (or even frees it: the call then fails or backs
+/// free heap pages, which is harmless). `stop()` (and the destructor) ends
+/// it after the step under way. Without threads it does nothing.
+class background_populate {
+public:
+    /// One region: its first byte and its size.
+    struct region {
+        const void* p;
+        std::size_t bytes;
+    };
+    /// Bytes populated per step (one huge page): how long `stop()` may wait.
+    static constexpr std::size_t step_bytes = std::size_t{2} << 20;
+
+    background_populate() = default;
+    /// Starts populating `regions` in order (copied); nothing when none holds
+    /// `populate_min_bytes` or a thread cannot be started.
+    explicit background_populate(std::vector<region> regions) {
+        std::erase_if(regions, [](const region& r) { return r.p == nullptr || r.bytes < populate_min_bytes; });
+        if (regions.empty()) return;
+        try {
+            worker_ = std::thread([this, rs = std::move(regions)] {
+                for (const region& r : rs)
+                    for (std::size_t at = 0; at < r.bytes; at += step_bytes) {
+                        if (stop_.load(std::memory_order_relaxed)) return;
+                        populate_for_write(static_cast<const char*>(r.p) + at, std::min(step_bytes, r.bytes - at));
+                    }
+            });
+            started_ = true;
+        } catch (const std::system_error&) {
+            // no thread: the pages fault in as they are written, as without this
+        }
+    }
+    background_populate(const background_populate&) = delete;
+    background_populate& operator=(const background_populate&) = delete;
+    ~background_populate() { stop(); }
+
+    /// Ends the populating (after the step under way) and waits for it.
+    void stop() noexcept {
+        stop_.store(true, std::memory_order_relaxed);
+        wait();
+    }
+    /// Waits until every region is populated (or `stop()` ended it).
+    void wait() noexcept {
+        if (worker_.joinable()) worker_.join();
+    }
+    /// Whether a thread was started (false: no region large enough, or no thread to be had).
+    bool started() const noexcept { return started_; }
+
+private:
+    std::atomic<bool> stop_{false};
+    bool started_ = false;
+    std::thread worker_;
+};
 
 /// A byte buffer for a whole file, uninitialised, growable, move-only. From
 /// 1 MiB up (on Linux, where huge pages pay) it is anonymous memory in whole,

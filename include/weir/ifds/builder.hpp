@@ -454,6 +454,15 @@ public:
         reserve_huge(p_.flows, flows, whole);
     }
 
+    /// The storage `reserve` and `reserve_calls` set aside, in the order the
+    /// statements fill it (per node, then flows, then calls), appended to
+    /// `out` for `vyre::detail::background_populate`.
+    void reserved_regions(std::vector<vyre::detail::background_populate::region>& out) const {
+        auto add = [&out](const auto& v) { out.push_back({v.data(), v.capacity() * sizeof(*v.data())}); };
+        add(role_), add(retsite_), add(call_seen_), add(flow_pos_), add(call_pos_);
+        add(flow_keys_), add(p_.flows), add(p_.calls);
+    }
+
     /// Reserves room for about `calls` call lines, `callee_flows`
     /// callflow/retflow lines and `ctrflows` ctrflow lines: the arrays
     /// (untouched until filled) and the key tables (the caller bounds the

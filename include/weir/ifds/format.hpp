@@ -699,6 +699,15 @@ private:
             ck_.reserve(nodes, std::min(n.flows, cap));
             const std::size_t keys = std::min(cap, text_.size() / 16);  // (key tables: as for the name table)
             ck_.reserve_calls(std::min(n.calls, keys), std::min(n.callee_flows, keys), std::min(n.ctrflows, keys));
+            // while this thread reads the declarations alone, another core backs the arrays
+            // just reserved with memory (stopped when the read-ahead takes every core)
+            if (threads_ > 1 && !ext_ && text_.size() >= min_parallel_bytes_) {
+                std::vector<vyre::detail::background_populate::region> regions{
+                    {p_.nodes.data(), p_.nodes.capacity() * sizeof(node)},
+                    {node_line_.data(), node_line_.capacity() * sizeof(std::uint64_t)}};
+                ck_.reserved_regions(regions);
+                populate_.emplace(std::move(regions));
+            }
         }
         std::uint64_t line = 0;
         while (p < end) {
@@ -719,6 +728,7 @@ private:
             p = nl ? nl + 1 : end;
         }
         flush_nodes();
+        populate_.reset();
         last_line_ = line == 0 ? 1 : line;
         if (!header_seen_) {
             report(last_line_, "", "missing header: expected `" + header() + "` as the first statement, found no statement");
@@ -1037,6 +1047,7 @@ private:
     /// there on, so every message is the one the sequential scan gives).
     resume_point read_ahead(const char* begin, const char* end, std::uint64_t first_line) {
         flush_nodes();
+        populate_.reset();  // the cores are the readers' from here
         std::size_t count = 0;
         for (const char* b = begin; b < end; ++count) b = chunk_end(b, end);
         std::vector<read_chunk> chunks(count);
@@ -1197,6 +1208,8 @@ private:
     static constexpr std::size_t batch_capacity = 32;
     batched_node batch_[batch_capacity];
     std::size_t batch_size_ = 0;
+    /// Backs the reserved arrays with memory while the declarations are read (see `scan`).
+    std::optional<vyre::detail::background_populate> populate_;
 };
 
 /// Appends the canonical terms of `f` (each preceded by a space).
