@@ -13,8 +13,10 @@
 // Environment: VYRE_DEFAULT_HEAP=1 keeps the C library's default heap (otherwise an
 // input of 1 MiB or more restarts the program once with its heap in huge pages,
 // where the kernel's transparent huge pages are in madvise mode and huge pages are
-// the cheaper here); VYRE_HUGE_PAGES=on|off|auto chooses the huge-page hints
-// (auto, the default: measured once; vyre/core/huge_pages.hpp).
+// the cheaper here; the restarted program's OpenMP threads also sleep between
+// parallel regions, OMP_WAIT_POLICY=passive, unless OMP_WAIT_POLICY is set);
+// VYRE_HUGE_PAGES=on|off|auto chooses the huge-page hints (auto, the default:
+// measured once; vyre/core/huge_pages.hpp).
 // Exit status: 0 success, 1 a requested witness does not hold, 2 bad input or usage,
 // 3 the solve needs more memory than --memory-budget (or the machine) allows,
 // 4 the backend's device is missing or lost (--backend cuda on a machine without a GPU).
@@ -24,6 +26,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <new>
@@ -299,6 +302,14 @@ int print_witnesses(const problem& pb, const layout& L, const std::vector<std::p
     return status;
 }
 
+/// The OpenMP wait policy this process started with, as `--stats` prints
+/// it: `OMP_WAIT_POLICY`'s value (which the OpenMP runtime reads when the
+/// program starts), or `default`.
+const char* omp_wait_word() {
+    const char* v = std::getenv("OMP_WAIT_POLICY");
+    return v != nullptr && *v != '\0' ? v : "default";
+}
+
 /// `weir solve` on an `ide 1 linear` file: the resident IDE solver on `cpu`
 /// and `cpu-ref`, on `cuda` with its second stage as the portable IR kernels,
 /// the host one on `tabulation`.
@@ -375,7 +386,8 @@ int cmd_solve(const options& o) {
     const double output_s = weir_cli::seconds_since(t2);
     if (o.stats)
         std::cerr << "weir: backend=" << o.backend << " heap=" << (vyre::huge_page_heap_active() ? "huge_pages" : "default")
-                  << " huge_pages=" << huge_pages_word() << " t_load=" << load_s << " " << st.to_string()
+                  << " huge_pages=" << huge_pages_word() << " omp_wait=" << omp_wait_word() << " t_load=" << load_s
+                  << " " << st.to_string()
                   << " t_output=" << output_s << "\n";
     return 0;
 }
@@ -431,9 +443,16 @@ int main(int argc, char** argv) {
     // The heap in huge pages for files of a megabyte and more: loading and
     // solving them make many small allocations, each fresh 4 KiB page a fault
     // (restarts the program once, which costs a few ms; VYRE_DEFAULT_HEAP=1 opts out).
+    // The restart also has OpenMP's threads sleep between parallel regions
+    // (OMP_WAIT_POLICY=passive, unless the user chose a policy): spinning, the
+    // idle one took the second core from the loader's own helper and slowed
+    // the loader's one-thread stretches (bench/README.md, 2026-12-07).
     std::error_code size_error;
     const std::uintmax_t size = std::filesystem::file_size(o.file, size_error);
-    if (!size_error && size >= huge_heap_min_bytes) vyre::use_huge_page_heap(argv);
+    if (!size_error && size >= huge_heap_min_bytes) {
+        (void)::setenv("OMP_WAIT_POLICY", "passive", 0);
+        vyre::use_huge_page_heap(argv);
+    }
     try {
         return cmd_solve(o);
     } catch (const std::bad_alloc&) {

@@ -109,11 +109,18 @@ heap_of() { sed -n 's/.* heap=\([a-z_]*\) .*/\1/p' "$tmp/err"; }
 want_big=default
 huge_heap_able && want_big=huge_pages
 hints_of() { sed -n 's/.* huge_pages=\([a-z]*\) .*/\1/p' "$tmp/err"; }
+# The restart also sets OMP_WAIT_POLICY=passive, unless the caller set a policy.
+omp_of() { sed -n 's/.* omp_wait=\([a-z]*\) .*/\1/p' "$tmp/err"; }
+want_omp=default
+[ "$want_big" = huge_pages ] && want_omp=passive
 for be in tabulation cpu; do
-  VYRE_HUGE_PAGES=on env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED "$WEIR" solve "$tmp/big.ifds" --backend "$be" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
-  [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && [ "$(heap_of)" = "$want_big" ]
-  check "heap-big-$be" $? "rc=$rc, want heap=$want_big and the small file's result: $(cat "$tmp/err")"
+  VYRE_HUGE_PAGES=on env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED -u OMP_WAIT_POLICY "$WEIR" solve "$tmp/big.ifds" --backend "$be" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
+  [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && [ "$(heap_of)" = "$want_big" ] && [ "$(omp_of)" = "$want_omp" ]
+  check "heap-big-$be" $? "rc=$rc, want heap=$want_big omp_wait=$want_omp and the small file's result: $(cat "$tmp/err")"
 done
+VYRE_HUGE_PAGES=on OMP_WAIT_POLICY=active env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED "$WEIR" solve "$tmp/big.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && [ "$(heap_of)" = "$want_big" ] && [ "$(omp_of)" = active ]
+check "heap-big-user-omp-policy" $? "rc=$rc, want heap=$want_big and the caller's omp_wait=active kept: $(cat "$tmp/err")"
 # VYRE_HUGE_PAGES=off: the default heap and no hints; auto (unset): the heap in huge pages
 # exactly where the hints were measured to pay
 VYRE_HUGE_PAGES=off env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED "$WEIR" solve "$tmp/big.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -125,9 +132,9 @@ want_auto=default
 [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && [ "$(heap_of)" = "$want_auto" ] &&
   { [ "$(hints_of)" = on ] || [ "$(hints_of)" = off ] || [ "$(hints_of)" = unmeasured ]; }
 check "heap-hints-auto" $? "rc=$rc, want huge_pages=on|off|unmeasured and heap=$want_auto with it: $(cat "$tmp/err")"
-env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED "$WEIR" solve "$DATA/recursion.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
-[ $rc -eq 0 ] && [ "$(heap_of)" = default ]
-check "heap-small-default" $? "rc=$rc, want heap=default below 1 MiB: $(cat "$tmp/err")"
+env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED -u OMP_WAIT_POLICY "$WEIR" solve "$DATA/recursion.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && [ "$(heap_of)" = default ] && [ "$(omp_of)" = default ]
+check "heap-small-default" $? "rc=$rc, want heap=default omp_wait=default below 1 MiB: $(cat "$tmp/err")"
 env -u GLIBC_TUNABLES -u VYRE_HEAP_RESTARTED VYRE_DEFAULT_HEAP=1 "$WEIR" solve "$tmp/big.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && [ "$(heap_of)" = default ]
 check "heap-opt-out" $? "rc=$rc, want heap=default with VYRE_DEFAULT_HEAP=1: $(cat "$tmp/err")"
