@@ -8,8 +8,10 @@
 #include <atomic>
 #include <stdexcept>
 #include <set>
+#include <string>
 #include <vector>
 
+#include <weir/ifds/format.hpp>
 #include <weir/ifds/make_layout.hpp>
 #include <weir/ifds/row_tables.hpp>
 #include <weir/ifds/tabulation_solver.hpp>
@@ -413,6 +415,40 @@ TEST_CASE("layout and row tables: the same, word for word, built in parts on any
         o.facts = static_cast<std::uint32_t>(seed % 9) + (seed % 4 == 0 ? 40 : 0);
         o.max_nodes = 4 + static_cast<std::uint32_t>(seed % 12);
         problems.push_back(weir::test::random_problem(seed, o));
+    }
+    // procedures whose nodes interleave (the `node` lines of a printed problem in
+    // another order): the plan, made per procedure, walks them as the whole graph would
+    for (std::uint64_t seed = 0; seed < 6; ++seed) {
+        weir::test::gen_options o;
+        o.procs = 5;
+        o.facts = 6;
+        o.max_nodes = 14;
+        std::vector<std::string> lines, node_lines;
+        std::string text = print_problem(weir::test::random_problem(100 + seed, o)), line;
+        for (std::size_t at = 0, nl; at < text.size(); at = nl + 1) {
+            nl = text.find('\n', at);
+            line = text.substr(at, nl - at);
+            (line.rfind("node ", 0) == 0 ? node_lines : lines).push_back(line);
+        }
+        std::reverse(node_lines.begin(), node_lines.end());
+        std::rotate(node_lines.begin(), node_lines.begin() + static_cast<std::ptrdiff_t>(node_lines.size() / 3), node_lines.end());
+        // the node lines, reordered, right after the last `proc` line
+        std::size_t last_proc = 0;
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            if (lines[i].rfind("proc ", 0) == 0) last_proc = i;
+        std::string shuffled;
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            shuffled += lines[i] + "\n";
+            if (i == last_proc)
+                for (const std::string& l : node_lines) shuffled += l + "\n";
+        }
+        auto loaded = load_problem(shuffled, "interleaved.ifds");
+        REQUIRE(loaded);
+        bool interleaved = false;  // some procedure's nodes are not consecutive
+        for (std::size_t n = 2; n < loaded->nodes.size(); ++n)
+            interleaved |= loaded->nodes[n].proc != loaded->nodes[n - 1].proc && loaded->nodes[n].proc == loaded->nodes[n - 2].proc;
+        CHECK(interleaved);
+        problems.push_back(std::move(*loaded));
     }
     problems.push_back(limit_breaking_problem(9));
     std::uint64_t empty_parts = 0;

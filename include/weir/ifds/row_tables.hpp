@@ -356,9 +356,15 @@ struct derivation {
 };
 
 /// The plan; the nodes marked in `also_solved` (size num_nodes, or empty)
-/// are solved whatever their kind.
-inline derivation derive_plan(const layout& L, const row_tables& all, const std::vector<char>& also_solved = {}) {
-    const std::uint32_t N = L.num_nodes;
+/// are solved whatever their kind. Intraprocedural edges never leave a
+/// procedure, so the procedures are planned in parts of consecutive
+/// procedures on up to `threads` threads (0: every core; one below
+/// `min_parallel_nodes` nodes), each part walked as the whole graph would
+/// be: the plan is the same for any number of parts (component numbers
+/// aside, which only tell components apart).
+inline derivation derive_plan(const layout& L, const row_tables& all, const std::vector<char>& also_solved = {},
+                              unsigned threads = 1, std::uint32_t min_parallel_nodes = default_min_parallel_nodes) {
+    const std::uint32_t N = L.num_nodes, P = L.num_procs;
     constexpr std::uint32_t none = ~0u;
     derivation dv;
     dv.in = group_by_key(all.edge_dst, N);
@@ -373,90 +379,130 @@ inline derivation derive_plan(const layout& L, const row_tables& all, const std:
     for (std::uint32_t r : L.ce_retsite) solved[r] = 1;
     for (std::uint32_t r : L.node_retsite)
         if (r < N) solved[r] = 1;
-    // One depth-first walk over the other nodes and the edges among them,
-    // entered from the solved nodes first: its postorder, the targets of its
-    // back edges (loop heads), and Tarjan's strongly connected components
-    // (numbered sinks first).
+    // each procedure's nodes in node order, procedures in order
+    const grouping by_proc = group_by_key(L.node_proc, P);
+    // Per part: one depth-first walk over the other nodes and the edges among
+    // them, entered from the solved nodes first: its postorder, the targets
+    // of its back edges (loop heads), and Tarjan's strongly connected
+    // components (numbered sinks first, from 0 in each part); then each
+    // component's roots, components in topological order (descending
+    // number), members in reverse postorder; a component fed by too many
+    // roots is solved. The per-node arrays are shared, each part writing its
+    // own nodes only.
     auto& comp = dv.comp;
     comp.assign(N, none);
     dv.head.assign(N, 0);
-    std::vector<std::uint32_t> post, index(N, none), low(N, 0), stack;
+    std::vector<std::uint32_t> index(N, none), low(N, 0);
     std::vector<char> on_path(N, 0);
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> path;  // (node, next edge)
-    std::uint32_t counter = 0, ncomp = 0;
-    auto open = [&](std::uint32_t v) {
-        index[v] = low[v] = counter++;
-        stack.push_back(v);
-        on_path[v] = 1;
-        path.push_back({v, all.edge_off[v]});
+    struct part_plan {
+        std::uint32_t ncomp = 0;
+        std::vector<char> cyclic;                            ///< per component of the part
+        std::vector<std::uint32_t> pair_root, group_node;   ///< (root, derived node) pairs in order
     };
-    auto walk = [&](std::uint32_t v0) {
-        if (solved[v0] || index[v0] != none) return;
-        open(v0);
-        while (!path.empty()) {
-            const std::uint32_t n = path.back().first, ed = path.back().second;
-            if (ed < all.edge_off[n + 1]) {
-                path.back().second++;
-                const std::uint32_t m = all.edge_dst[ed];
-                if (solved[m]) continue;
-                if (index[m] == none) {
-                    open(m);
+    auto plan_part = [&](std::span<const std::uint32_t> nodes, part_plan& out) {
+        std::vector<std::uint32_t> post, stack;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> path;  // (node, next edge)
+        std::uint32_t counter = 0, ncomp = 0;
+        auto open = [&](std::uint32_t v) {
+            index[v] = low[v] = counter++;
+            stack.push_back(v);
+            on_path[v] = 1;
+            path.push_back({v, all.edge_off[v]});
+        };
+        auto walk = [&](std::uint32_t v0) {
+            if (solved[v0] || index[v0] != none) return;
+            open(v0);
+            while (!path.empty()) {
+                const std::uint32_t n = path.back().first, ed = path.back().second;
+                if (ed < all.edge_off[n + 1]) {
+                    path.back().second++;
+                    const std::uint32_t m = all.edge_dst[ed];
+                    if (solved[m]) continue;
+                    if (index[m] == none) {
+                        open(m);
+                        continue;
+                    }
+                    if (on_path[m]) dv.head[m] = 1;                            // a back edge
+                    if (comp[m] == none) low[n] = std::min(low[n], index[m]);  // m still on the stack
                     continue;
                 }
-                if (on_path[m]) dv.head[m] = 1;                            // a back edge
-                if (comp[m] == none) low[n] = std::min(low[n], index[m]);  // m still on the stack
-                continue;
+                path.pop_back();
+                on_path[n] = 0;
+                post.push_back(n);
+                if (!path.empty()) low[path.back().first] = std::min(low[path.back().first], low[n]);
+                if (low[n] != index[n]) continue;
+                std::uint32_t w;
+                do {
+                    w = stack.back();
+                    stack.pop_back();
+                    comp[w] = ncomp;
+                } while (w != n);
+                ++ncomp;
             }
-            path.pop_back();
-            on_path[n] = 0;
-            post.push_back(n);
-            if (!path.empty()) low[path.back().first] = std::min(low[path.back().first], low[n]);
-            if (low[n] != index[n]) continue;
-            std::uint32_t w;
-            do {
-                w = stack.back();
-                stack.pop_back();
-                comp[w] = ncomp;
-            } while (w != n);
-            ++ncomp;
+        };
+        for (const std::uint32_t n : nodes)
+            if (solved[n])
+                for (std::uint32_t ed = all.edge_off[n]; ed < all.edge_off[n + 1]; ++ed) walk(all.edge_dst[ed]);
+        for (const std::uint32_t n : nodes) walk(n);
+        std::vector<std::uint32_t> by_rpo(post.rbegin(), post.rend());
+        std::vector<std::uint32_t> rkeys(by_rpo.size());
+        for (std::size_t i = 0; i < by_rpo.size(); ++i) rkeys[i] = ncomp - 1 - comp[by_rpo[i]];
+        const grouping members = group_by_key(rkeys, ncomp);  // items index by_rpo
+        out.ncomp = ncomp;
+        out.cyclic.assign(ncomp, 0);
+        std::vector<std::uint32_t> roots_begin(ncomp, 0), roots_end(ncomp, 0), roots, here;
+        for (std::uint32_t t = 0; t < ncomp; ++t) {
+            const std::uint32_t c = ncomp - 1 - t;
+            here.clear();
+            for (std::uint32_t i = members.off[t]; i < members.off[t + 1]; ++i) {
+                const std::uint32_t m = by_rpo[members.items[i]];
+                for (std::uint32_t k = dv.in.off[m]; k < dv.in.off[m + 1]; ++k) {
+                    const std::uint32_t p = dv.src[dv.in.items[k]];
+                    if (p == m || comp[p] == c) out.cyclic[c] = 1;
+                    else if (solved[p]) here.push_back(p);
+                    else here.insert(here.end(), roots.begin() + roots_begin[comp[p]], roots.begin() + roots_end[comp[p]]);
+                }
+            }
+            std::sort(here.begin(), here.end());
+            here.erase(std::unique(here.begin(), here.end()), here.end());
+            roots_begin[c] = static_cast<std::uint32_t>(roots.size());
+            if (here.size() > max_roots_per_derived_node) {
+                for (std::uint32_t i = members.off[t]; i < members.off[t + 1]; ++i) solved[by_rpo[members.items[i]]] = 1;
+                here.clear();
+            }
+            roots.insert(roots.end(), here.begin(), here.end());
+            roots_end[c] = static_cast<std::uint32_t>(roots.size());
+            for (std::uint32_t i = members.off[t]; i < members.off[t + 1]; ++i)
+                for (std::uint32_t r : here) out.pair_root.push_back(r), out.group_node.push_back(by_rpo[members.items[i]]);
         }
     };
-    for (std::uint32_t n = 0; n < N; ++n)
-        if (solved[n])
-            for (std::uint32_t ed = all.edge_off[n]; ed < all.edge_off[n + 1]; ++ed) walk(all.edge_dst[ed]);
-    for (std::uint32_t n = 0; n < N; ++n) walk(n);
-    // Each component's roots, components in topological order (descending
-    // number), members in reverse postorder; a component fed by too many
-    // roots is solved.
-    std::vector<std::uint32_t> by_rpo(post.rbegin(), post.rend());
-    std::vector<std::uint32_t> rkeys(by_rpo.size());
-    for (std::size_t i = 0; i < by_rpo.size(); ++i) rkeys[i] = ncomp - 1 - comp[by_rpo[i]];
-    const grouping members = group_by_key(rkeys, ncomp);  // items index by_rpo
-    dv.cyclic.assign(ncomp, 0);
-    std::vector<std::uint32_t> roots_begin(ncomp, 0), roots_end(ncomp, 0), roots, here, pair_root;
-    for (std::uint32_t t = 0; t < ncomp; ++t) {
-        const std::uint32_t c = ncomp - 1 - t;
-        here.clear();
-        for (std::uint32_t i = members.off[t]; i < members.off[t + 1]; ++i) {
-            const std::uint32_t m = by_rpo[members.items[i]];
-            for (std::uint32_t k = dv.in.off[m]; k < dv.in.off[m + 1]; ++k) {
-                const std::uint32_t p = dv.src[dv.in.items[k]];
-                if (p == m || comp[p] == c) dv.cyclic[c] = 1;
-                else if (solved[p]) here.push_back(p);
-                else here.insert(here.end(), roots.begin() + roots_begin[comp[p]], roots.begin() + roots_end[comp[p]]);
-            }
-        }
-        std::sort(here.begin(), here.end());
-        here.erase(std::unique(here.begin(), here.end()), here.end());
-        roots_begin[c] = static_cast<std::uint32_t>(roots.size());
-        if (here.size() > max_roots_per_derived_node) {
-            for (std::uint32_t i = members.off[t]; i < members.off[t + 1]; ++i) solved[by_rpo[members.items[i]]] = 1;
-            here.clear();
-        }
-        roots.insert(roots.end(), here.begin(), here.end());
-        roots_end[c] = static_cast<std::uint32_t>(roots.size());
-        for (std::uint32_t i = members.off[t]; i < members.off[t + 1]; ++i)
-            for (std::uint32_t r : here) pair_root.push_back(r), dv.group_node.push_back(by_rpo[members.items[i]]);
+    // parts of consecutive procedures of about equal node counts
+    const unsigned nt = threads_for(N, threads, min_parallel_nodes);
+    const unsigned parts = nt == 1 ? 1 : std::min<unsigned>(nt * parts_per_thread, std::max(P, 1u));
+    const auto cuts = cut_by_cost(P, parts, [&](std::uint32_t p) { return std::uint64_t{by_proc.off[p]}; });
+    std::vector<part_plan> plans(parts);
+    auto nodes_of = [&](unsigned k) {
+        return std::span<const std::uint32_t>(by_proc.items.data() + by_proc.off[cuts[k]], by_proc.off[cuts[k + 1]] - by_proc.off[cuts[k]]);
+    };
+    for_each_part(parts, nt, [&](unsigned k, unsigned) { plan_part(nodes_of(k), plans[k]); });
+    // components numbered apart across the parts; the pairs joined in part order (a root's
+    // pairs all come from its own part, in their order there)
+    std::uint32_t ncomp = 0;
+    std::size_t pairs = 0;
+    for (const part_plan& pp : plans) pairs += pp.pair_root.size();
+    std::vector<std::uint32_t> pair_root;
+    pair_root.reserve(pairs);
+    dv.group_node.reserve(pairs);
+    for (unsigned k = 0; k < parts; ++k) {
+        part_plan& pp = plans[k];
+        if (ncomp != 0)
+            for (const std::uint32_t n : nodes_of(k))
+                if (comp[n] != none) comp[n] += ncomp;
+        ncomp += pp.ncomp;
+        dv.cyclic.insert(dv.cyclic.end(), pp.cyclic.begin(), pp.cyclic.end());
+        pair_root.insert(pair_root.end(), pp.pair_root.begin(), pp.pair_root.end());
+        dv.group_node.insert(dv.group_node.end(), pp.group_node.begin(), pp.group_node.end());
+        pp = part_plan{};
     }
     for (std::uint32_t n = 0; n < N; ++n)
         if (solved[n]) comp[n] = none;
@@ -820,8 +866,9 @@ inline row_tables intra_row_tables(const layout& L, const row_table_options& opt
     std::vector<std::uint32_t> unfit;
     for (int round = 0; round < detail::max_derivation_rounds; ++round) {
         unfit.clear();
-        row_tables t = detail::skip_derived_row_tables(L, all, detail::derive_plan(L, all, also_solved), unfit,
-                                                       opt.threads, opt.min_parallel_nodes);
+        row_tables t = detail::skip_derived_row_tables(
+            L, all, detail::derive_plan(L, all, also_solved, opt.threads, opt.min_parallel_nodes), unfit, opt.threads,
+            opt.min_parallel_nodes);
         if (!detail::offsets_fit(t)) return all;  // a u32 offset would have wrapped: solve every node
         if (unfit.empty()) return t;
         also_solved.resize(L.num_nodes, 0);
