@@ -159,6 +159,15 @@ TEST_CASE("background_populate backs its regions on another thread, keeping what
         CHECK(pages_resident(p, half, 64));
         CHECK(p[0] == 0);
         CHECK(p[words - 1] == 0);
+        // a budget: the first MiB of a fresh mapping backed, nothing after it
+        void* f = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        REQUIRE(f != MAP_FAILED);
+        auto* q = static_cast<char*>(f);
+        background_populate({{q, bytes}}, std::size_t{1} << 20).wait();
+        CHECK(pages_resident(q, std::size_t{1} << 20, 16));
+        CHECK_FALSE(pages_resident(q + bytes / 2, page, 1));
+        CHECK_FALSE(pages_resident(q + bytes - page, page, 1));
+        ::munmap(f, bytes);
     }
     ::munmap(m, bytes);
 }
@@ -167,6 +176,10 @@ TEST_CASE("background_populate: small or null regions start no thread; stop() en
     std::vector<char> small(populate_min_bytes - 1);
     CHECK_FALSE(background_populate({{small.data(), small.size()}, {nullptr, std::size_t{1} << 30}}).started());
     CHECK_FALSE(background_populate(std::vector<background_populate::region>{}).started());
+    // a budget below populate_min_bytes leaves nothing to do
+    std::vector<char> big(std::size_t{4} << 20);
+    CHECK_FALSE(background_populate({{big.data(), big.size()}}, populate_min_bytes - 1).started());
+    CHECK(background_populate({{big.data(), big.size()}}, populate_min_bytes).started());
     // a 4 GiB reservation that is never used: stop() returns after the step under way, long
     // before the last of its 2048 steps (a populate to the end would take seconds)
     const std::size_t bytes = std::size_t{4} << 30;

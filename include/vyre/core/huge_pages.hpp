@@ -390,9 +390,14 @@ public:
     static constexpr std::size_t step_bytes = std::size_t{2} << 20;
 
     background_populate() = default;
-    /// Starts populating `regions` in order (copied); nothing when none holds
-    /// `populate_min_bytes` or a thread cannot be started.
-    explicit background_populate(std::vector<region> regions) {
+    /// Starts populating `regions` in order (copied), their first `budget`
+    /// bytes in all; nothing when none holds `populate_min_bytes` or a thread
+    /// cannot be started.
+    explicit background_populate(std::vector<region> regions, std::size_t budget = std::size_t(-1)) {
+        for (region& r : regions) {
+            r.bytes = std::min(r.bytes, budget);
+            budget -= r.bytes;
+        }
         std::erase_if(regions, [](const region& r) { return r.p == nullptr || r.bytes < populate_min_bytes; });
         if (regions.empty()) return;
         try {

@@ -700,13 +700,15 @@ private:
             const std::size_t keys = std::min(cap, text_.size() / 16);  // (key tables: as for the name table)
             ck_.reserve_calls(std::min(n.calls, keys), std::min(n.callee_flows, keys), std::min(n.ctrflows, keys));
             // while this thread reads the declarations alone, another core backs the arrays
-            // just reserved with memory (stopped when the read-ahead takes every core)
+            // just reserved with memory (stopped when the read-ahead takes every core); at most
+            // 4 bytes per byte of text (generated files need about 2), so that a text whose
+            // lines only look like statements does not fill memory with arrays it never uses
             if (threads_ > 1 && !ext_ && text_.size() >= min_parallel_bytes_) {
                 std::vector<vyre::detail::background_populate::region> regions{
                     {p_.nodes.data(), p_.nodes.capacity() * sizeof(node)},
                     {node_line_.data(), node_line_.capacity() * sizeof(std::uint64_t)}};
                 ck_.reserved_regions(regions);
-                populate_.emplace(std::move(regions));
+                populate_.emplace(std::move(regions), 4 * text_.size());
             }
         }
         std::uint64_t line = 0;
