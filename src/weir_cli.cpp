@@ -450,8 +450,11 @@ int main(int argc, char** argv) {
     std::error_code size_error;
     const std::uintmax_t size = std::filesystem::file_size(o.file, size_error);
     if (!size_error && size >= huge_heap_min_bytes) {
-        (void)::setenv("OMP_WAIT_POLICY", "passive", 0);
-        vyre::use_huge_page_heap(argv);
+        // (set for the restart only: without one, this process's OpenMP has read its policy already)
+        const bool own_policy = std::getenv("OMP_WAIT_POLICY") != nullptr;
+        if (!own_policy) (void)::setenv("OMP_WAIT_POLICY", "passive", 1);
+        vyre::use_huge_page_heap(argv);  // returns only where it did not restart
+        if (!own_policy) (void)::unsetenv("OMP_WAIT_POLICY");
     }
     try {
         return cmd_solve(o);

@@ -123,9 +123,10 @@ VYRE_HUGE_PAGES=on OMP_WAIT_POLICY=active env -u GLIBC_TUNABLES -u VYRE_DEFAULT_
 check "heap-big-user-omp-policy" $? "rc=$rc, want heap=$want_big and the caller's omp_wait=active kept: $(cat "$tmp/err")"
 # VYRE_HUGE_PAGES=off: the default heap and no hints; auto (unset): the heap in huge pages
 # exactly where the hints were measured to pay
-VYRE_HUGE_PAGES=off env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED "$WEIR" solve "$tmp/big.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
-[ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && [ "$(heap_of)" = default ] && [ "$(hints_of)" = off ]
-check "heap-hints-off" $? "rc=$rc, want heap=default huge_pages=off with VYRE_HUGE_PAGES=off: $(cat "$tmp/err")"
+VYRE_HUGE_PAGES=off env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED -u OMP_WAIT_POLICY "$WEIR" solve "$tmp/big.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "$want_recursion" ] && [ "$(heap_of)" = default ] && [ "$(hints_of)" = off ] &&
+  [ "$(omp_of)" = default ]
+check "heap-hints-off" $? "rc=$rc, want heap=default huge_pages=off omp_wait=default (no restart) with VYRE_HUGE_PAGES=off: $(cat "$tmp/err")"
 env -u GLIBC_TUNABLES -u VYRE_DEFAULT_HEAP -u VYRE_HEAP_RESTARTED -u VYRE_HUGE_PAGES "$WEIR" solve "$tmp/big.ifds" --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
 want_auto=default
 [ "$want_big" = huge_pages ] && [ "$(hints_of)" = on ] && want_auto=huge_pages
