@@ -44,6 +44,7 @@
 #include <weir/weir.hpp>
 
 #include "weir_cli.hpp"
+#include "weir_resident.hpp"
 
 namespace {
 
@@ -115,33 +116,6 @@ int weir_cli::solver_failed(const vyre::backend_error& e) {
     return exit_invalid;
 }
 
-/// Solves on a resident vyre backend; returns the path-edge bits.
-template <class B>
-static vyre::result<std::vector<std::uint32_t>> solve_resident(const layout& L, std::uint64_t memory_budget, solve_stats& st) {
-    B backend;
-    weir::vyre_resident_ifds<B> d(backend);
-    resident_options opt;
-    opt.memory_budget = memory_budget;
-    const bool tty = isatty(2);
-    auto last = std::chrono::steady_clock::now();
-    if (tty)
-        opt.on_round = [&](std::uint64_t round, std::uint64_t frontier, std::uint64_t edges) {
-            auto now = std::chrono::steady_clock::now();
-            if (now - last < std::chrono::milliseconds(200)) return;
-            last = now;
-            std::fprintf(stderr, "\rweir: round %llu, frontier %llu, path edges %llu   ",
-                         static_cast<unsigned long long>(round), static_cast<unsigned long long>(frontier),
-                         static_cast<unsigned long long>(edges));
-        };
-    auto solver = resident_solver<weir::vyre_resident_ifds<B>>::create(d, L, opt);
-    if (!solver) return vyre::make_unexpected(solver.error());
-    auto out = solver->solve();
-    if (tty) std::fprintf(stderr, "\r%60s\r", "");
-    if (!out) return vyre::make_unexpected(out.error());
-    st = out->stats;
-    return std::move(out->path_edges);
-}
-
 /// True when the resident solver on backend `B` runs the row-wise solve.
 template <class B>
 static bool runs_rows() {
@@ -184,34 +158,9 @@ vyre::result<std::vector<std::uint32_t>> weir_cli::solve_layout(const layout& L,
         st = out->stats;
         return std::move(out->path_edges);
     }
-    if (backend == "cpu") return solve_resident<vyre::cpu>(L, memory_budget, st);
-#ifdef VYRE_WITH_CUDA
-    if (backend == "cuda") return solve_resident<vyre::cuda>(L, memory_budget, st);
-#endif
-    return solve_resident<vyre::cpu_ref>(L, memory_budget, st);
-}
-
-/// Solves an IDE layout on a resident vyre backend (both stages; stage 2 as
-/// weir's op on the host backends, as the portable IR kernels on cuda: see
-/// weir/ide/resident_solver.hpp).
-template <class B>
-static vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_resident(const weir::ide::layout<weir::ide::linear>& L,
-                                                                              std::string& stats, std::uint64_t memory_budget) {
-    B backend;
-    weir::vyre_resident_ifds<B> d(backend);
-    resident_options opt;
-    opt.memory_budget = memory_budget;
-    auto solver = weir::ide::resident_solver<weir::ide::linear, weir::vyre_resident_ifds<B>>::create(d, L, opt);
-    if (!solver) return vyre::make_unexpected(solver.error());
-    stats += solver->uses_ir_kernels() ? " ide_stage2=kernels" : " ide_stage2=op";
-    auto out = solver->solve();
-    if (!out) return vyre::make_unexpected(out.error());
-    const auto& st = out->stats;
-    const auto& r = st.reachability;
-    stats += " t_reach=" + std::to_string(r.seconds_upload + r.seconds_solve + r.seconds_extract) +
-             " t_upload=" + std::to_string(st.seconds_upload) + " t_ide_op=" + std::to_string(st.seconds_solve) +
-             " t_extract=" + std::to_string(st.seconds_extract) + " updates=" + std::to_string(st.updates);
-    return std::move(out->result);
+    if (backend == "cpu") return detail::solve_resident<vyre::cpu>(L, memory_budget, st);
+    if (backend == "cuda") return solve_layout_cuda(L, memory_budget, st);
+    return detail::solve_resident<vyre::cpu_ref>(L, memory_budget, st);
 }
 
 vyre::result<weir::ide::solution<weir::ide::linear>> weir_cli::solve_ide(const weir::ide::problem<weir::ide::linear>& pb,
@@ -225,26 +174,19 @@ vyre::result<weir::ide::solution<weir::ide::linear>> weir_cli::solve_ide(const w
     }
     const auto L = weir::ide::make_layout(pb);
     stats += " t_layout=" + std::to_string(seconds_since(t0));
-#ifdef VYRE_WITH_CUDA
-    if (backend == "cuda") return solve_ide_resident<vyre::cuda>(L, stats, memory_budget);
-#endif
-    if (backend == "cuda")
-        return vyre::fail(vyre::error_code::unsupported, "backend 'cuda' is not available in this build",
-                          "use --backend cpu, cpu-ref or tabulation");
-    return backend == "cpu" ? solve_ide_resident<vyre::cpu>(L, stats, memory_budget)
-                            : solve_ide_resident<vyre::cpu_ref>(L, stats, memory_budget);
+    if (backend == "cuda") return solve_ide_cuda(L, stats, memory_budget);
+    return backend == "cpu" ? detail::solve_ide_resident<vyre::cpu>(L, stats, memory_budget)
+                            : detail::solve_ide_resident<vyre::cpu_ref>(L, stats, memory_budget);
 }
 
 std::optional<int> weir_cli::check_backend(const std::string& backend) {
     if (backend != "tabulation" && backend != "cpu-ref" && backend != "cpu" && backend != "cuda")
         return usage("unknown backend '" + backend + "' (tabulation, cpu-ref, cpu, cuda)");
-#ifndef VYRE_WITH_CUDA
-    if (backend == "cuda") {
+    if (backend == "cuda" && !cuda_in_build()) {
         std::cerr << "weir: backend 'cuda' is not available in this build (it needs nvcc at build time; available: "
                      "tabulation, cpu-ref, cpu)\n";
         return exit_invalid;
     }
-#endif
     return std::nullopt;
 }
 
@@ -440,6 +382,9 @@ int main(int argc, char** argv) {
         }
     }
     if (o.file.empty()) return usage("no file given");
+    // cuda runs in weir-full (this binary does not load the CUDA runtime: weir_cli.hpp)
+    if (o.backend == "cuda" && weir_cli::cuda_in_build())
+        if (const std::optional<int> status = weir_cli::hand_over(argv)) return *status;
     // The heap in huge pages for files of a megabyte and more: loading and
     // solving them make many small allocations, each fresh 4 KiB page a fault
     // (restarts the program once, which costs a few ms; VYRE_DEFAULT_HEAP=1 opts out).

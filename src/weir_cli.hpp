@@ -1,5 +1,13 @@
 #pragma once
 // What the `weir` CLI's commands share (weir_cli.cpp, weir_analyze.cpp).
+//
+// Two programs: `weir` links neither LLVM nor the CUDA runtime, and hands
+// `weir analyze` and `weir solve --backend cuda` to `weir-full`, the same
+// command with both linked in, installed beside it (weir_handover.cpp).
+// Loading libLLVM and the CUDA runtime costs a process about 100 ms on the
+// 2-core VM (twice with the huge-page restart): more than the whole solve of
+// a 5 MB problem on the host backends (bench/README.md, 2026-12-07). A build
+// with neither library builds `weir` alone, with everything in it.
 
 #include <chrono>
 #include <cstdint>
@@ -8,6 +16,7 @@
 #include <vector>
 
 #include <vyre/core/result.hpp>
+#include <weir/ide/layout.hpp>
 #include <weir/ide/linear.hpp>
 #include <weir/ide/problem.hpp>
 #include <weir/ide/solution.hpp>
@@ -50,7 +59,23 @@ vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide(const weir::ide::
                                                               std::uint64_t memory_budget = 0);
 /// Prints a solver error; returns the exit status for it.
 int solver_failed(const vyre::backend_error& e);
-/// `weir analyze ...` (argv[1] is "analyze").
+/// `weir analyze ...` (argv[1] is "analyze"): weir_analyze.cpp in
+/// `weir-full`; in `weir`, hands the command over to `weir-full`.
 int cmd_analyze(int argc, char** argv);
+/// True when this build has the cuda backend (in `weir-full`, or in `weir`'s
+/// hands over to it).
+bool cuda_in_build();
+/// Solves a layout on cuda (weir_cuda.cpp, in `weir-full`; `weir` hands a
+/// cuda solve over before it loads anything, so its own fails `unsupported`).
+vyre::result<std::vector<std::uint32_t>> solve_layout_cuda(const weir::ifds::layout& L, std::uint64_t memory_budget,
+                                                           weir::ifds::solve_stats& st);
+/// Solves an IDE layout on cuda (as `solve_layout_cuda`).
+vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide_cuda(const weir::ide::layout<weir::ide::linear>& L,
+                                                                    std::string& stats, std::uint64_t memory_budget);
+/// In `weir`: replaces this process with `weir-full` (the file of that name
+/// in this program's directory) run on the same arguments and environment;
+/// returns only when that fails, with the exit status after printing why.
+/// In `weir-full` (and in a build with neither library): nullopt, nothing done.
+std::optional<int> hand_over(char** argv);
 
 } // namespace weir_cli

@@ -341,4 +341,30 @@ printf '\r\nide 1 linear\r\nfacts x\r\nproc m s e\r\nflow s e gen:x=4\r\nseed s 
 expect_out ide-crlf "s: 0
 e: 0 x=4" "$WEIR" solve "$tmp/crlf.ide" --backend tabulation
 
+
+# ---- two programs: weir and weir-full -----------------------------------------
+# Where the build has the LLVM frontend or the cuda backend, `weir` links
+# neither library (their loading cost every command ~100 ms) and hands `analyze`
+# and `solve --backend cuda` to weir-full beside it (src/weir_cli.hpp).
+full="$(dirname "$WEIR")/weir-full"
+if [ -x "$full" ]; then
+  needed=$(readelf -d "$WEIR" | grep NEEDED)
+  ! grep -qiE 'llvm|cuda|nvrtc|weir-llvm' <<<"$needed"
+  check weir-links-no-llvm-or-cuda $? "weir needs: $needed"
+  readelf -d "$full" | grep NEEDED | grep -qiE 'llvm|cuda'
+  check weir-full-links-them $? "weir-full needs neither libLLVM nor the cuda library"
+  # handed over: weir-full's own answers, the same arguments (analyze --help is weir-full's usage)
+  expect_out handover-analyze-help "$("$full" analyze --help)" "$WEIR" analyze --help
+  "$WEIR" solve "$DATA/spec_examples.ifds" --backend cuda >"$tmp/hc_out" 2>"$tmp/hc_err"; st=$?
+  "$full" solve "$DATA/spec_examples.ifds" --backend cuda >"$tmp/hf_out" 2>"$tmp/hf_err"; sf=$?
+  [ "$st" -eq "$sf" ] && cmp -s "$tmp/hc_out" "$tmp/hf_out" && cmp -s "$tmp/hc_err" "$tmp/hf_err"
+  check handover-cuda $? "weir: status $st, $(cat "$tmp/hc_err"); weir-full: status $sf, $(cat "$tmp/hf_err")"
+  # without weir-full beside it: status 2 and a message that names it; the host backends still run
+  mkdir "$tmp/alone" && cp "$WEIR" "$tmp/alone/weir"
+  expect_fail handover-missing-full 2 "cannot run \"$tmp/alone/weir-full\": No such file" "$tmp/alone/weir" analyze x.c
+  expect_out handover-not-needed "$want_spec_examples" "$tmp/alone/weir" solve "$DATA/spec_examples.ifds" --backend cpu
+else
+  echo "ok   weir-is-whole (no weir-full in this build: no LLVM, no cuda)"
+fi
+
 finish

@@ -1,0 +1,68 @@
+// How `weir` reaches the parts that need LLVM or CUDA (weir_cli.hpp).
+// Compiled twice: with WEIR_HAND_OVER=1 into `weir`, which links neither
+// library and runs those commands by handing them to `weir-full`; without it
+// into `weir-full` (or into the only `weir` of a build with neither), which
+// runs them itself.
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <string_view>
+
+#include "weir_cli.hpp"
+
+#ifndef WEIR_HAND_OVER
+#define WEIR_HAND_OVER 0
+#endif
+
+bool weir_cli::cuda_in_build() {
+#if defined(VYRE_WITH_CUDA) || defined(WEIR_FULL_HAS_CUDA)
+    return true;
+#else
+    return false;
+#endif
+}
+
+#if WEIR_HAND_OVER
+
+std::optional<int> weir_cli::hand_over(char** argv) {
+    // weir-full beside this program (the link /proc/self/exe names it, whatever
+    // argv[0] says); found through PATH like weir itself where that link cannot be read
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    const std::string_view arg0 = argv[0] != nullptr ? argv[0] : "";
+    std::filesystem::path full = "weir-full";
+    if (!ec) full = self.parent_path() / full;
+    else if (arg0.find('/') != std::string_view::npos) full = std::filesystem::path(arg0).parent_path() / full;
+    if (full.has_parent_path()) ::execv(full.c_str(), argv);
+    else ::execvp(full.c_str(), argv);
+    const int e = errno;  // (execv returns only when it failed)
+    std::cerr << "weir: cannot run " << full << ": " << std::strerror(e)
+              << " (`weir analyze` and `weir solve --backend cuda` run in weir-full, which is built and installed "
+                 "beside weir)\n";
+    return exit_invalid;
+}
+
+int weir_cli::cmd_analyze(int, char** argv) { return *hand_over(argv); }
+
+// (unreachable: `weir solve` hands a cuda solve over before loading the file)
+vyre::result<std::vector<std::uint32_t>> weir_cli::solve_layout_cuda(const weir::ifds::layout&, std::uint64_t,
+                                                                     weir::ifds::solve_stats&) {
+    return vyre::fail(vyre::error_code::unsupported, "backend 'cuda' runs in weir-full, not in weir",
+                      "run weir-full, installed beside weir");
+}
+
+vyre::result<weir::ide::solution<weir::ide::linear>> weir_cli::solve_ide_cuda(const weir::ide::layout<weir::ide::linear>&,
+                                                                             std::string&, std::uint64_t) {
+    return vyre::fail(vyre::error_code::unsupported, "backend 'cuda' runs in weir-full, not in weir",
+                      "run weir-full, installed beside weir");
+}
+
+#else
+
+std::optional<int> weir_cli::hand_over(char**) { return std::nullopt; }
+
+#endif
