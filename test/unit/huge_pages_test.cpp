@@ -284,6 +284,45 @@ TEST_CASE("measure_page_fault_ns measures fresh base pages and leaves no memory 
 #endif
 }
 
+TEST_CASE("probe_decision decides as the lower median would, as soon as the rest cannot change it",
+          "[core][huge_pages]") {
+    // every sequence of slow and fast batches (costs on both sides of the threshold, and on it)
+    const double slow_ns[] = {slow_small_page_ns, 14000}, fast_ns[] = {0, slow_small_page_ns - 1};
+    for (unsigned pattern = 0; pattern < (1u << probe_batches); ++pattern) {
+        std::array<double, probe_batches> ns{};
+        for (std::size_t b = 0; b < probe_batches; ++b)
+            ns[b] = (pattern >> b & 1u) ? slow_ns[b % 2] : fast_ns[b % 2];
+        std::array<double, probe_batches> sorted = ns;
+        std::sort(sorted.begin(), sorted.end());
+        const bool full = huge_pages_pay_at(sorted[(probe_batches - 1) / 2]);
+        probe_decision d;
+        std::size_t seen = 0;
+        while (!d.decided() && seen < probe_batches) d.add(ns[seen++]);
+        INFO("pattern " << pattern << ", decided after " << seen << " batches");
+        REQUIRE(d.decided().has_value());  // all batches always decide
+        CHECK(*d.decided() == full);
+        if (pattern == 0) CHECK(seen == (probe_batches - 1) / 2 + 1);  // all fast: 4 of 8
+        if (pattern + 1 == 1u << probe_batches) CHECK(seen == probe_batches - (probe_batches - 1) / 2);  // all slow: 5
+    }
+}
+
+TEST_CASE("probe_page_faults times every batch, or stops where told", "[core][huge_pages]") {
+    std::size_t all = 0, stopped = 0;
+    const bool probed = probe_page_faults([&](double ns) {
+        CHECK(ns > 0);
+        return ++all > 0;
+    });
+    (void)probe_page_faults([&](double) { return ++stopped < 3; });
+#if defined(__linux__)
+    REQUIRE(probed);
+    CHECK(all == probe_batches);
+    CHECK(stopped == 3);
+#else
+    CHECK_FALSE(probed);
+    CHECK(all + stopped == 0);
+#endif
+}
+
 TEST_CASE("huge_pages_pay: never without system support, else the choice made once", "[core][huge_pages]") {
     choice_guard guard;
     huge_pages_choice().store(-1);
