@@ -1,6 +1,8 @@
 // `weir`: solve IFDS problems written in the `.ifds` format (spec: ifds-format.md),
 // and analyze C/C++ programs through LLVM IR (`weir analyze`, weir_analyze.cpp;
-// spec: analyze.md).
+// spec: analyze.md). This file is the part that `weir` and `weir-full` share:
+// `weir` links neither LLVM nor CUDA and hands `analyze` and `--backend cuda`
+// to `weir-full` (weir_cli.hpp, weir_handover.cpp).
 //
 //   weir solve FILE [--backend tabulation|cpu-ref|cpu|cuda] [--witness NODE:FACT]...
 //                   [--format text|json] [--stats] [--memory-budget SIZE]
