@@ -194,7 +194,7 @@ private:
 /// `huge_pages_pay_at(measure_page_fault_ns())`, the same answer, stopping
 /// the probe once `probe_decision` has it: where base pages are slow it
 /// faults in 5 batches instead of 8 (about 4.5 ms instead of 7 ms at
-/// 14 µs a page, paid by every `weir solve` of a large input here), where
+/// 14 µs a page, paid once by every process that gives huge-page hints), where
 /// they are fast 4. False off Linux or when no mapping can be had.
 inline bool measure_huge_pages_pay() noexcept {
     probe_decision d;
