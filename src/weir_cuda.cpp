@@ -5,6 +5,14 @@
 #include "weir_cli.hpp"
 #include "weir_resident.hpp"
 
+#ifndef VYRE_WITH_CUDA
+/// The error of both solves in a build without nvcc.
+static vyre::unexpected<vyre::backend_error> not_in_build() {
+    return vyre::fail(vyre::error_code::unsupported, "backend 'cuda' is not available in this build",
+                      "use --backend cpu, cpu-ref or tabulation");
+}
+#endif
+
 vyre::result<std::vector<std::uint32_t>> weir_cli::solve_layout_cuda(const weir::ifds::layout& L,
                                                                      std::uint64_t memory_budget,
                                                                      weir::ifds::solve_stats& st) {
@@ -12,8 +20,7 @@ vyre::result<std::vector<std::uint32_t>> weir_cli::solve_layout_cuda(const weir:
     return detail::solve_resident<vyre::cuda>(L, memory_budget, st);
 #else
     (void)L, (void)memory_budget, (void)st;
-    return vyre::fail(vyre::error_code::unsupported, "backend 'cuda' is not available in this build",
-                      "use --backend cpu, cpu-ref or tabulation");
+    return not_in_build();
 #endif
 }
 
@@ -24,7 +31,6 @@ vyre::result<weir::ide::solution<weir::ide::linear>> weir_cli::solve_ide_cuda(co
     return detail::solve_ide_resident<vyre::cuda>(L, stats, memory_budget);
 #else
     (void)L, (void)stats, (void)memory_budget;
-    return vyre::fail(vyre::error_code::unsupported, "backend 'cuda' is not available in this build",
-                      "use --backend cpu, cpu-ref or tabulation");
+    return not_in_build();
 #endif
 }

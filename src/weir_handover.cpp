@@ -49,16 +49,19 @@ std::optional<int> weir_cli::hand_over(char** argv) {
 int weir_cli::cmd_analyze(int, char** argv) { return *hand_over(argv); }
 
 // (unreachable: `weir solve` hands a cuda solve over before loading the file)
-vyre::result<std::vector<std::uint32_t>> weir_cli::solve_layout_cuda(const weir::ifds::layout&, std::uint64_t,
-                                                                     weir::ifds::solve_stats&) {
+static vyre::unexpected<vyre::backend_error> runs_in_full() {
     return vyre::fail(vyre::error_code::unsupported, "backend 'cuda' runs in weir-full, not in weir",
                       "run weir-full, installed beside weir");
 }
 
+vyre::result<std::vector<std::uint32_t>> weir_cli::solve_layout_cuda(const weir::ifds::layout&, std::uint64_t,
+                                                                     weir::ifds::solve_stats&) {
+    return runs_in_full();
+}
+
 vyre::result<weir::ide::solution<weir::ide::linear>> weir_cli::solve_ide_cuda(const weir::ide::layout<weir::ide::linear>&,
                                                                              std::string&, std::uint64_t) {
-    return vyre::fail(vyre::error_code::unsupported, "backend 'cuda' runs in weir-full, not in weir",
-                      "run weir-full, installed beside weir");
+    return runs_in_full();
 }
 
 #else
