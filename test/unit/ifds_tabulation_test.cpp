@@ -310,6 +310,81 @@ TEST_CASE("tabulation equals brute force on random problems", "[ifds][tabulation
     CHECK(checked == 400);
 }
 
+TEST_CASE("solution: held_facts is the OR of the node's rows, read row by row", "[ifds][solution]") {
+    // the reference: each row's chunks read one at a time (read_row_bits), ORed
+    auto reference = [](const layout& L, std::span<const std::uint32_t> pe, std::uint32_t n) {
+        const std::uint32_t F = L.node_fact_count[n], W = (F + 31) / 32;
+        std::vector<std::uint32_t> out(W, 0);
+        for (std::uint32_t c = 0; c < F; ++c)
+            for (std::uint32_t j = 0; j < W; ++j)
+                out[j] |= detail::read_row_bits(pe, detail::row_start(L, n, c) + 32 * j, detail::chunk_len(F, j));
+        return out;
+    };
+    std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+    auto next = [&] {  // xorshift64
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        return state;
+    };
+    int compared = 0;
+    for (std::uint32_t F = 0; F <= 70; ++F) {
+        // three nodes of F facts, and a node of 5 facts after them; their blocks back to back
+        layout L;
+        L.num_nodes = 4;
+        L.node_fact_count = {F, F, F, 5};
+        L.pe_word = {0};
+        for (std::uint32_t n = 0; n < 4; ++n) {
+            const std::uint64_t f = L.node_fact_count[n];
+            L.pe_word.push_back(L.pe_word.back() + static_cast<std::uint32_t>((f * f + 31) / 32));
+        }
+        L.pe_words = L.pe_word.back();
+        for (int density = 0; density < 3; ++density) {
+            std::vector<std::uint32_t> bits(L.pe_words);
+            for (std::uint32_t& w : bits)  // sparse, half full, full: every bit of every word, padding included
+                w = density == 0 ? static_cast<std::uint32_t>(next() & next() & next()) : density == 1 ? static_cast<std::uint32_t>(next()) : ~0u;
+            std::vector<std::uint32_t> got{0xdeadbeef, 7};  // (whatever it held before)
+            for (std::uint32_t n = 0; n < 4; ++n) {
+                // the bitset exactly pe_words long (the last block ends the span) and one longer
+                for (std::size_t extra : {0, 1}) {
+                    std::vector<std::uint32_t> pe = bits;
+                    pe.resize(pe.size() + extra, ~0u);
+                    detail::held_facts(L, pe, n, got);
+                    INFO("F " << F << " node " << n << " density " << density << " extra " << extra);
+                    REQUIRE(got == reference(L, pe, n));
+                    ++compared;
+                }
+            }
+        }
+    }
+    CHECK(compared == 71 * 3 * 4 * 2);
+}
+
+TEST_CASE("solution: write_solution's text with long names, at and past its buffer's size", "[ifds][solution]") {
+    weir::test::gen_options o;
+    o.procs = 3;
+    o.facts = 6;
+    o.max_nodes = 5;
+    o.seeds = 2;
+    problem pb = weir::test::random_problem(11, o);
+    const layout L = make_layout(pb);
+    const auto bits = tabulation_solver(L).solve().value().path_edges;
+    const solution s = extract_solution(L, bits);
+    // names of 15, 16 and 17 bytes (one fixed 16-byte copy or not), long ones, and one over the 1 MiB
+    // buffer: the first node that holds a fact gets that one, the others and the facts the rest in turn
+    const std::size_t sizes[] = {(std::size_t{1} << 20) + 100, 1, 15, 16, 17, 100, 4096};
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < pb.nodes.size(); ++i) {
+        const std::size_t size = s.facts[i].empty() ? 3 : sizes[k++ % std::size(sizes)];
+        pb.nodes[i].name = std::string(size - 1, static_cast<char>('A' + i % 26)) + std::to_string(i % 10);
+    }
+    REQUIRE(k > 0);
+    for (std::size_t i = 0; i < pb.facts.size(); ++i)
+        pb.facts[i] = std::string(sizes[1 + i % (std::size(sizes) - 1)], static_cast<char>('a' + i));
+    std::ostringstream text;
+    write_solution(text, pb, L, bits);
+    CHECK(text.str().size() > (std::size_t{1} << 20));
+    CHECK(text.str() == format_solution(pb, s));
+}
+
 TEST_CASE("solution: write_solution writes what format_solution returns, straight from the bits", "[ifds][solution]") {
     int nonempty = 0;
     for (std::uint64_t seed = 0; seed < 60; ++seed) {

@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <utility>
@@ -210,11 +212,32 @@ inline std::uint32_t read_row_bits(std::span<const std::uint32_t> pe, std::uint6
 }
 /// The local facts that some context reaches at node `n`: the OR of the
 /// node's rows, as (F + 31) / 32 words in `out` (F its fact count).
+/// (Each chunk is ORed in a local: `pe`'s words may alias `out`'s, so an OR
+/// into `out` would be stored after every row.)
 inline void held_facts(const layout& L, std::span<const std::uint32_t> pe, std::uint32_t n, std::vector<std::uint32_t>& out) {
     const std::uint32_t F = L.node_fact_count[n], W = (F + 31) / 32;
-    out.assign(W, 0);
-    for (std::uint32_t c = 0; c < F; ++c)
-        for (std::uint32_t j = 0; j < W; ++j) out[j] |= read_row_bits(pe, row_start(L, n, c) + 32 * j, chunk_len(F, j));
+    out.resize(W);
+    const std::uint32_t* const bits = pe.data();
+    const std::uint64_t words = pe.size();
+    // a word after the node's block: every read may take two words (else the last one checks)
+    const bool room = std::uint64_t{L.pe_word[n + 1]} < words;
+    for (std::uint32_t j = 0; j < W; ++j) {
+        std::uint32_t m = 0;
+        std::uint64_t pos = row_start(L, n, 0) + 32 * j;
+        for (std::uint32_t c = 0; c < F; ++c, pos += F) {  // 32 bits from pos (those past the chunk masked below)
+            const std::uint64_t k = pos / 32;
+            std::uint64_t v;
+            if (std::endian::native == std::endian::little && room) {
+                std::memcpy(&v, bits + k, 8);  // words k and k + 1 in one load
+            } else {
+                v = bits[k];
+                if (k + 1 < words) v |= std::uint64_t{bits[k + 1]} << 32;
+            }
+            m |= static_cast<std::uint32_t>(v >> (pos % 32));
+        }
+        const std::uint32_t len = chunk_len(F, j);
+        out[j] = len == 32 ? m : m & ((1u << len) - 1);
+    }
 }
 /// Writes call edge `ce`'s return flow as masks: for each callee exit fact
 /// d4 < `fq`, `words` words at `out + d4 * words` (zeroed by the caller) get

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
 #include <ostream>
 #include <span>
 #include <stdexcept>
@@ -145,6 +148,107 @@ inline std::string format_solution_json(const problem& pb, const solution& s) {
     return out;
 }
 
+namespace detail {
+/// The text output's fact names in one array: fact f's `" NAME"` (`" 0"`
+/// for the zero fact) at `bytes[off[f], off[f + 1])`, then 16 bytes of
+/// padding, so that an entry of up to 16 bytes is copied in one fixed-size move.
+struct text_fact_names {
+    std::vector<char> bytes;
+    std::vector<std::uint32_t> off;
+
+    /// The entries of `pb`'s facts.
+    explicit text_fact_names(const problem& pb) {
+        std::size_t total = 2 + 16;
+        for (const std::string& f : pb.facts) total += f.size() + 1;
+        bytes.reserve(total);
+        off.reserve(pb.facts.size() + 2);
+        off.push_back(0);
+        bytes.push_back(' ');
+        bytes.push_back('0');
+        off.push_back(2);
+        for (const std::string& f : pb.facts) {
+            bytes.push_back(' ');
+            bytes.insert(bytes.end(), f.begin(), f.end());
+            if (bytes.size() > std::numeric_limits<std::uint32_t>::max())
+                throw std::length_error("weir::ifds::write_solution: fact names exceed 4 GiB");
+            off.push_back(static_cast<std::uint32_t>(bytes.size()));
+        }
+        bytes.resize(bytes.size() + 16, '\0');
+    }
+};
+
+/// A buffer of `block` bytes (and a margin of 64) that goes to `out` when full.
+class text_sink {
+public:
+    static constexpr std::size_t block = std::size_t{1} << 20;
+    static constexpr std::size_t margin = 64;
+
+    explicit text_sink(std::ostream& out) : out_(out), buf_(new char[block + margin]) {}
+    text_sink(const text_sink&) = delete;
+    text_sink& operator=(const text_sink&) = delete;
+
+    /// Appends `len` bytes from `p`.
+    void put(const char* p, std::size_t len) {
+        if (pos_ + len > block + margin) {
+            flush();
+            if (len > block + margin) {
+                out_.write(p, static_cast<std::streamsize>(len));
+                return;
+            }
+        }
+        std::memcpy(buf_.get() + pos_, p, len);
+        pos_ += len;
+    }
+    /// Appends `len` bytes from `p`, where 16 bytes from `p` may be read.
+    void put_padded(const char* p, std::size_t len) {
+        if (len <= 16 && pos_ + 16 <= block + margin) {
+            std::memcpy(buf_.get() + pos_, p, 16);
+            pos_ += len;
+        } else {
+            put(p, len);
+        }
+    }
+    /// Writes the buffer out once it holds a block.
+    void maybe_flush() {
+        if (pos_ >= block) flush();
+    }
+    /// Writes what the buffer holds.
+    void flush() {
+        out_.write(buf_.get(), static_cast<std::streamsize>(pos_));
+        pos_ = 0;
+    }
+
+private:
+    std::ostream& out_;
+    std::unique_ptr<char[]> buf_;
+    std::size_t pos_ = 0;
+};
+
+/// `write_solution`'s text form: each fact's name comes from one array
+/// (`text_fact_names`) instead of the problem's strings.
+inline void write_solution_text(std::ostream& out, const problem& pb, const layout& L,
+                                std::span<const std::uint32_t> path_edge_bits) {
+    const text_fact_names names(pb);
+    const char* const nb = names.bytes.data();
+    const std::uint32_t* const no = names.off.data();
+    const auto nf = static_cast<fact_id>(names.off.size() - 1);
+    text_sink sink(out);
+    for_each_held(L, path_edge_bits, [&](node_id n, std::span<const fact_id> facts) {
+        if (n >= pb.nodes.size()) return;
+        const std::string& name = pb.nodes[n].name;
+        sink.put(name.data(), name.size());
+        sink.put(":", 1);
+        for (fact_id f : facts) {
+            if (f >= nf) throw std::invalid_argument("weir::ifds::write_solution: layout names a fact the problem does not declare");
+            sink.put_padded(nb + no[f], no[f + 1] - no[f]);
+        }
+        sink.put("\n", 1);
+        sink.maybe_flush();
+    });
+    sink.flush();
+}
+} // namespace detail
+
 /// Writes to `out` what `format_solution` (with `json`,
 /// `format_solution_json`) returns for `extract_solution(L, path_edge_bits)`,
 /// straight from the bitset: no `solution` and no whole-output string are
@@ -153,6 +257,10 @@ inline std::string format_solution_json(const problem& pb, const solution& s) {
 /// shorter than `pe_words`.
 inline void write_solution(std::ostream& out, const problem& pb, const layout& L,
                            std::span<const std::uint32_t> path_edge_bits, bool json = false) {
+    if (!json) {
+        detail::write_solution_text(out, pb, L, path_edge_bits);
+        return;
+    }
     constexpr std::size_t block = std::size_t{1} << 20;
     std::string buf;
     buf.reserve(block + 4096);
@@ -161,15 +269,14 @@ inline void write_solution(std::ostream& out, const problem& pb, const layout& L
         buf.clear();
     };
     bool first = true;
-    if (json) buf += '{';
+    buf += '{';
     for_each_held(L, path_edge_bits, [&](node_id n, std::span<const fact_id> facts) {
         if (n >= pb.nodes.size()) return;
-        if (json) detail::append_json_entry(buf, first, pb, n, facts);
-        else detail::append_text_line(buf, pb, n, facts);
+        detail::append_json_entry(buf, first, pb, n, facts);
         first = false;
         if (buf.size() >= block) flush();
     });
-    if (json) buf += "}\n";
+    buf += "}\n";
     flush();
 }
 
