@@ -7,6 +7,12 @@
 //   vyre backends                 list the enabled backends and their profiles
 //
 // Exit status: 0 success, 1 dispatch failure, 2 invalid program, input or usage.
+//
+// Compiled twice where the build has the cuda backend: with VYRE_HAND_OVER=1
+// into `vyre`, which does not link the CUDA runtime and NVRTC (loading them
+// costs every start about 40 ms) and hands `vyre backends` and `vyre run
+// --backend cuda` to `vyre-full` beside it; without it into `vyre-full`
+// (or into the only `vyre` of a build without cuda), which runs everything.
 
 #include <charconv>
 #include <cmath>
@@ -22,6 +28,12 @@
 #include <vector>
 
 #include <vyre/vyre.hpp>
+
+#include "exec_sibling.hpp"
+
+#ifndef VYRE_HAND_OVER
+#define VYRE_HAND_OVER 0
+#endif
 
 namespace {
 
@@ -318,6 +330,17 @@ int cmd_run(int argc, char** argv) {
     return 0;
 }
 
+/// True for the commands that need the cuda backend: `backends` (which
+/// lists it) and `run` with `--backend cuda`.
+[[maybe_unused]] bool needs_full(int argc, char** argv) {
+    const std::string_view cmd = argv[1];
+    if (cmd == "backends") return true;
+    if (cmd != "run") return false;
+    for (int i = 2; i + 1 < argc; ++i)
+        if (std::string_view(argv[i]) == "--backend" && std::string_view(argv[i + 1]) == "cuda") return true;
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -330,6 +353,12 @@ int main(int argc, char** argv) {
     }
     for (int i = 2; i < argc; ++i)  // COMMAND --help
         if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") return help();
+#if VYRE_HAND_OVER
+    if (needs_full(argc, argv))
+        return cli_detail::exec_sibling("vyre", "vyre-full", argv,
+                                        "`vyre backends` and `vyre run --backend cuda` run in vyre-full, which is built "
+                                        "and installed beside vyre");
+#endif
     if (cmd == "run") return cmd_run(argc, argv);
     if (cmd == "check" && argc == 3) return cmd_check(argv[2], false);
     if (cmd == "fmt" && argc == 3) return cmd_check(argv[2], true);

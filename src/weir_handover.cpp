@@ -4,14 +4,7 @@
 // into `weir-full` (or into the only `weir` of a build with neither), which
 // runs them itself.
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <iostream>
-#include <string_view>
-
+#include "exec_sibling.hpp"
 #include "weir_cli.hpp"
 
 #ifndef WEIR_HAND_OVER
@@ -29,21 +22,9 @@ bool weir_cli::cuda_in_build() {
 #if WEIR_HAND_OVER
 
 std::optional<int> weir_cli::hand_over(char** argv) {
-    // weir-full beside this program (the link /proc/self/exe names it, whatever
-    // argv[0] says); found through PATH like weir itself where that link cannot be read
-    std::error_code ec;
-    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    const std::string_view arg0 = argv[0] != nullptr ? argv[0] : "";
-    std::filesystem::path full = "weir-full";
-    if (!ec) full = self.parent_path() / full;
-    else if (arg0.find('/') != std::string_view::npos) full = std::filesystem::path(arg0).parent_path() / full;
-    if (full.has_parent_path()) ::execv(full.c_str(), argv);
-    else ::execvp(full.c_str(), argv);
-    const int e = errno;  // (execv returns only when it failed)
-    std::cerr << "weir: cannot run " << full << ": " << std::strerror(e)
-              << " (`weir analyze` and `weir solve --backend cuda` run in weir-full, which is built and installed "
-                 "beside weir)\n";
-    return exit_invalid;
+    return cli_detail::exec_sibling("weir", "weir-full", argv,
+                                    "`weir analyze` and `weir solve --backend cuda` run in weir-full, which is built "
+                                    "and installed beside weir");
 }
 
 int weir_cli::cmd_analyze(int, char** argv) { return *hand_over(argv); }

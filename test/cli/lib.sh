@@ -12,6 +12,9 @@ expect_out() { # name expected-stdout command...
     echo "FAIL $name: rc=$rc"; echo " want: $want"; echo "  got: $got"; cat "$tmp/err"; fails=$((fails+1))
   else echo "ok   $name"; fi
 }
+check() { # name condition-status message
+  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; fails=$((fails+1)); fi
+}
 expect_fail() { # name status stderr-fragment command...
   local name=$1 want_rc=$2 frag=$3; shift 3
   "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?

@@ -92,4 +92,34 @@ for args in "--help" "-h" "help" "run --help" "check --help" "fmt -h" "backends 
 done
 expect_out version "vyre $VERSION" "$VYRE" --version
 expect_fail no-args 2 "usage: vyre run" "$VYRE"
+
+# ---- two programs: vyre and vyre-full -----------------------------------------
+# Where the build has the cuda backend, `vyre` does not link the CUDA runtime
+# (its loading cost every start ~40 ms) and hands `backends` and `run --backend
+# cuda` to vyre-full beside it (src/vyre_cli.cpp).
+full="$(dirname "$VYRE")/vyre-full"
+if [ -x "$full" ]; then
+  needed=$(readelf -d "$VYRE" | grep NEEDED)
+  ! grep -qiE 'cuda|nvrtc' <<<"$needed"
+  check vyre-links-no-cuda $? "vyre needs: $needed"
+  readelf -d "$full" | grep NEEDED | grep -qiE 'cuda'
+  check vyre-full-links-cuda $? "vyre-full does not need the cuda library"
+  # handed over: vyre-full's own answers, with the same arguments
+  for args in "backends" "run $tmp/xor.vyre --input a=1,2,3,4 --backend cuda --input b=4,4,4,4"; do
+    # shellcheck disable=SC2086
+    "$VYRE" $args >"$tmp/hv_out" 2>"$tmp/hv_err"; sv=$?
+    # shellcheck disable=SC2086
+    "$full" $args >"$tmp/hf_out" 2>"$tmp/hf_err"; sf=$?
+    [ "$sv" -eq "$sf" ] && cmp -s "$tmp/hv_out" "$tmp/hf_out" && cmp -s "$tmp/hv_err" "$tmp/hf_err"
+    check "handover-${args%% *}" $? "vyre: status $sv, $(cat "$tmp/hv_err"); vyre-full: status $sf, $(cat "$tmp/hf_err")"
+  done
+  "$VYRE" backends | grep -q '^backend: cuda'
+  check handover-backends-lists-cuda $? "vyre backends does not list cuda"
+  # without vyre-full beside it: status 2 and a message that names it; the host backends still run
+  mkdir "$tmp/alone" && cp "$VYRE" "$tmp/alone/vyre"
+  expect_fail handover-missing-full 2 "cannot run \"$tmp/alone/vyre-full\": No such file" "$tmp/alone/vyre" backends
+  expect_out handover-not-needed "out: 5 6 7 0" "$tmp/alone/vyre" run "$tmp/xor.vyre" --backend cpu --input a=1,2,3,4 --input b=4,4,4,4
+else
+  echo "ok   vyre-is-whole (no vyre-full in this build: no cuda)"
+fi
 finish

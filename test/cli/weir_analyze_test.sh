@@ -11,9 +11,6 @@ WEIR=$1
 CLANG=$2
 LLVM_AS=${3:-llvm-as-14}
 source "$(dirname "$0")/lib.sh"
-check() { # name condition-status message
-  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; fails=$((fails+1)); fi
-}
 export WEIR_CLANG=$CLANG
 
 cat >"$tmp/inj.c" <<'C'

@@ -9,9 +9,6 @@ WEIR=$1
 DATA=$2
 VERSION=$3
 source "$(dirname "$0")/lib.sh"
-check() { # name condition-status message
-  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; fails=$((fails+1)); fi
-}
 
 # ---- exact results (hand-computed from the spec) ------------------------------
 # Lines in node declaration order (a proc line declares START then EXIT), facts in
