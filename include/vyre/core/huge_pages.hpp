@@ -11,7 +11,6 @@
 /// hints: elsewhere, or when the kernel declines, nothing changes.
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -153,24 +152,6 @@ bool probe_page_faults(F&& on_batch) noexcept {
 #endif
 }
 
-/// Measures, once per call, what a fresh base page costs to fault in on this
-/// machine now (nanoseconds), by `probe_page_faults`: the lower median of
-/// the batches' costs per page, so that a moment in which a VM's host runs
-/// something else (which makes one batch slow) does not decide. Costs
-/// 0.2–1 ms where base pages are fast, up to about 8 ms where they are slow.
-/// Returns 0 off Linux or when no mapping can be had.
-inline double measure_page_fault_ns() noexcept {
-    std::array<double, probe_batches> ns{};
-    std::size_t n = 0;
-    if (!probe_page_faults([&](double v) {
-            ns[n++] = v;
-            return true;
-        }))
-        return 0;
-    std::sort(ns.begin(), ns.end());
-    return ns[(probe_batches - 1) / 2];
-}
-
 /// `huge_pages_pay_at` of the lower median of batch costs, decided from the
 /// batches seen so far as soon as the rest cannot change it: the median is
 /// slow once `probe_batches - lower` batches are (5 of 8), and fast once
@@ -191,11 +172,14 @@ private:
     std::size_t slow_ = 0, fast_ = 0;
 };
 
-/// `huge_pages_pay_at(measure_page_fault_ns())`, the same answer, stopping
-/// the probe once `probe_decision` has it: where base pages are slow it
-/// faults in 5 batches instead of 8 (about 4.5 ms instead of 7 ms at
-/// 14 µs a page, paid once by every process that gives huge-page hints), where
-/// they are fast 4. False off Linux or when no mapping can be had.
+/// Whether huge pages pay here now: `huge_pages_pay_at` of the lower median
+/// of the `probe_page_faults` batches' costs per page (so that a moment in
+/// which a VM's host runs something else, which makes one batch slow, does
+/// not decide), stopping the probe once `probe_decision` has the answer:
+/// where base pages are slow it faults in 5 batches instead of 8 (about
+/// 4.5 ms instead of 7 ms at 14 µs a page, paid once by every process that
+/// gives huge-page hints), where they are fast 4. False off Linux or when no
+/// mapping can be had.
 inline bool measure_huge_pages_pay() noexcept {
     probe_decision d;
     const bool probed = probe_page_faults([&](double ns) {
