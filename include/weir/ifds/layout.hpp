@@ -213,28 +213,29 @@ inline std::uint32_t read_row_bits(std::span<const std::uint32_t> pe, std::uint6
 /// The local facts that some context reaches at node `n`: the OR of the
 /// node's rows, as (F + 31) / 32 words in `out` (F its fact count).
 /// (Each chunk is ORed in a local: `pe`'s words may alias `out`'s, so an OR
-/// into `out` would be stored after every row.)
+/// into `out` would be stored after every row. Only the node's own words are
+/// read: threads may be writing other nodes' blocks meanwhile.)
 inline void held_facts(const layout& L, std::span<const std::uint32_t> pe, std::uint32_t n, std::vector<std::uint32_t>& out) {
     const std::uint32_t F = L.node_fact_count[n], W = (F + 31) / 32;
     out.resize(W);
     const std::uint32_t* const bits = pe.data();
-    const std::uint64_t words = pe.size();
-    // a word after the node's block: every read may take two words (else the last one checks)
-    const bool room = std::uint64_t{L.pe_word[n + 1]} < words;
+    const std::uint64_t end = std::min<std::uint64_t>(L.pe_word[n + 1], pe.size());  // past the node's block
+    const std::uint64_t two = end > 0 ? 32 * (end - 1) : 0;  // a chunk from a bit below this may take two words
     for (std::uint32_t j = 0; j < W; ++j) {
         std::uint32_t m = 0;
         std::uint64_t pos = row_start(L, n, 0) + 32 * j;
-        for (std::uint32_t c = 0; c < F; ++c, pos += F) {  // 32 bits from pos (those past the chunk masked below)
-            const std::uint64_t k = pos / 32;
+        std::uint32_t c = 0;
+        for (; c < F && pos < two; ++c, pos += F) {  // 32 bits from pos (those past the chunk masked below)
             std::uint64_t v;
-            if (std::endian::native == std::endian::little && room) {
-                std::memcpy(&v, bits + k, 8);  // words k and k + 1 in one load
+            if constexpr (std::endian::native == std::endian::little) {
+                std::memcpy(&v, bits + pos / 32, 8);  // two words in one load
             } else {
-                v = bits[k];
-                if (k + 1 < words) v |= std::uint64_t{bits[k + 1]} << 32;
+                v = bits[pos / 32] | std::uint64_t{bits[pos / 32 + 1]} << 32;
             }
             m |= static_cast<std::uint32_t>(v >> (pos % 32));
         }
+        for (; c < F; ++c, pos += F)  // chunks in the block's last word
+            m |= bits[pos / 32] >> (pos % 32);
         const std::uint32_t len = chunk_len(F, j);
         out[j] = len == 32 ? m : m & ((1u << len) - 1);
     }
