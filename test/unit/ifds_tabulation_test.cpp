@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <span>
 #include <sstream>
@@ -383,6 +384,45 @@ TEST_CASE("solution: write_solution's text with long names, at and past its buff
     write_solution(text, pb, L, bits);
     CHECK(text.str().size() > (std::size_t{1} << 20));
     CHECK(text.str() == format_solution(pb, s));
+    // JSON: the same sizes, with characters that are escaped (entries grow past 16 bytes or not)
+    for (std::size_t i = 0; i < pb.nodes.size(); i += 2) pb.nodes[i].name[0] = '"';
+    for (std::size_t i = 0; i < pb.facts.size(); ++i) pb.facts[i][0] = "\\\"\x01\n"[i % 4];
+    std::ostringstream json;
+    write_solution(json, pb, L, bits, true);
+    CHECK(json.str().size() > (std::size_t{1} << 20));
+    CHECK(json.str() == format_solution_json(pb, s));
+}
+
+TEST_CASE("solution: write_solution refuses a problem that is not the layout's", "[ifds][solution]") {
+    weir::test::gen_options o;
+    o.procs = 3;
+    o.facts = 5;
+    o.max_nodes = 4;
+    o.seeds = 2;
+    const problem pb = weir::test::random_problem(5, o);
+    const layout L = make_layout(pb);
+    const auto bits = tabulation_solver(L).solve().value().path_edges;
+    const solution s = extract_solution(L, bits);
+    REQUIRE(std::any_of(s.facts.begin(), s.facts.end(), [](const auto& f) { return f.size() > 1; }));  // a fact not 0
+    problem fewer_nodes = pb, more_nodes = pb, fewer_facts = pb, more_facts = pb;
+    fewer_nodes.nodes.pop_back();
+    more_nodes.nodes.push_back(pb.nodes.back());
+    fewer_facts.facts.pop_back();
+    more_facts.facts.push_back("extra");
+    for (const problem* other : {&fewer_nodes, &more_nodes, &fewer_facts, &more_facts})
+        for (const bool json : {false, true}) {
+            std::ostringstream sink;
+            CHECK_THROWS_AS(write_solution(sink, *other, L, bits, json), std::invalid_argument);
+            CHECK(sink.str().empty());
+        }
+    // a layout whose fact sets name a fact past the problem's (not one make_layout makes)
+    layout bad = L;
+    for (fact_id& f : bad.proc_facts)
+        if (f != zero_fact) f = bad.num_facts + 7;
+    for (const bool json : {false, true}) {
+        std::ostringstream sink;
+        CHECK_THROWS_AS(write_solution(sink, pb, bad, bits, json), std::invalid_argument);
+    }
 }
 
 TEST_CASE("solution: write_solution writes what format_solution returns, straight from the bits", "[ifds][solution]") {

@@ -149,43 +149,47 @@ inline std::string format_solution_json(const problem& pb, const solution& s) {
 }
 
 namespace detail {
-/// The text output's fact names in one array: fact f's `" NAME"` (`" 0"`
-/// for the zero fact) at `bytes[off[f], off[f + 1])`, then 16 bytes of
-/// padding, so that an entry of up to 16 bytes is copied in one fixed-size move.
-struct text_fact_names {
+/// `write_solution`'s fact names in one array, each as it is written after
+/// a node: fact f's entry at `bytes[off[f], off[f + 1])`, then 16 bytes of
+/// padding, so that an entry of up to 16 bytes is copied in one fixed-size
+/// move. Text: `" NAME"` (`" 0"` for the zero fact); JSON: `,"NAME"`
+/// escaped (`,"0"`), the comma left out before a node's first fact.
+struct output_fact_names {
     std::vector<char> bytes;
     std::vector<std::uint32_t> off;
 
-    /// The entries of `pb`'s facts.
-    explicit text_fact_names(const problem& pb) {
-        std::size_t total = 2 + 16;
-        for (const std::string& f : pb.facts) total += f.size() + 1;
+    /// The entries of `pb`'s facts in the text form, or with `json` the JSON form.
+    output_fact_names(const problem& pb, bool json) {
+        std::size_t total = 4 + 16;
+        for (const std::string& f : pb.facts) total += f.size() + (json ? 3 : 1);
         bytes.reserve(total);
         off.reserve(pb.facts.size() + 2);
         off.push_back(0);
-        bytes.push_back(' ');
-        bytes.push_back('0');
-        off.push_back(2);
-        for (const std::string& f : pb.facts) {
-            bytes.push_back(' ');
-            bytes.insert(bytes.end(), f.begin(), f.end());
+        std::string entry;
+        auto add = [&](std::string_view name) {
+            entry.assign(json ? "," : " ");
+            if (json) append_json_string(entry, name);
+            else entry += name;
+            bytes.insert(bytes.end(), entry.begin(), entry.end());
             if (bytes.size() > std::numeric_limits<std::uint32_t>::max())
                 throw std::length_error("weir::ifds::write_solution: fact names exceed 4 GiB");
             off.push_back(static_cast<std::uint32_t>(bytes.size()));
-        }
+        };
+        add("0");
+        for (const std::string& f : pb.facts) add(f);
         bytes.resize(bytes.size() + 16, '\0');
     }
 };
 
 /// A buffer of `block` bytes (and a margin of 64) that goes to `out` when full.
-class text_sink {
+class output_sink {
 public:
     static constexpr std::size_t block = std::size_t{1} << 20;
     static constexpr std::size_t margin = 64;
 
-    explicit text_sink(std::ostream& out) : out_(out), buf_(new char[block + margin]) {}
-    text_sink(const text_sink&) = delete;
-    text_sink& operator=(const text_sink&) = delete;
+    explicit output_sink(std::ostream& out) : out_(out), buf_(new char[block + margin]) {}
+    output_sink(const output_sink&) = delete;
+    output_sink& operator=(const output_sink&) = delete;
 
     /// Appends `len` bytes from `p`.
     void put(const char* p, std::size_t len) {
@@ -199,6 +203,8 @@ public:
         std::memcpy(buf_.get() + pos_, p, len);
         pos_ += len;
     }
+    /// Appends `s`.
+    void put(std::string_view s) { put(s.data(), s.size()); }
     /// Appends `len` bytes from `p`, where 16 bytes from `p` may be read.
     void put_padded(const char* p, std::size_t len) {
         if (len <= 16 && pos_ + 16 <= block + margin) {
@@ -224,60 +230,67 @@ private:
     std::size_t pos_ = 0;
 };
 
-/// `write_solution`'s text form: each fact's name comes from one array
-/// (`text_fact_names`) instead of the problem's strings.
-inline void write_solution_text(std::ostream& out, const problem& pb, const layout& L,
-                                std::span<const std::uint32_t> path_edge_bits) {
-    const text_fact_names names(pb);
-    const char* const nb = names.bytes.data();
-    const std::uint32_t* const no = names.off.data();
-    const auto nf = static_cast<fact_id>(names.off.size() - 1);
-    text_sink sink(out);
-    for_each_held(L, path_edge_bits, [&](node_id n, std::span<const fact_id> facts) {
-        if (n >= pb.nodes.size()) return;
-        const std::string& name = pb.nodes[n].name;
-        sink.put(name.data(), name.size());
-        sink.put(":", 1);
-        for (fact_id f : facts) {
-            if (f >= nf) throw std::invalid_argument("weir::ifds::write_solution: layout names a fact the problem does not declare");
-            sink.put_padded(nb + no[f], no[f + 1] - no[f]);
-        }
-        sink.put("\n", 1);
-        sink.maybe_flush();
-    });
-    sink.flush();
+/// Throws `std::invalid_argument` unless `pb` has `L`'s nodes and facts
+/// (the problem `L` was made from, or its names: `release_flows` keeps them).
+inline void check_output_problem(const problem& pb, const layout& L) {
+    if (pb.nodes.size() != L.num_nodes || pb.fact_count() != L.num_facts)
+        throw std::invalid_argument("weir::ifds::write_solution: the problem has " + std::to_string(pb.nodes.size()) +
+                                    " nodes and " + std::to_string(pb.fact_count()) + " facts, the layout " +
+                                    std::to_string(L.num_nodes) + " and " + std::to_string(L.num_facts) +
+                                    ": pass the problem the layout was made from");
 }
 } // namespace detail
 
 /// Writes to `out` what `format_solution` (with `json`,
 /// `format_solution_json`) returns for `extract_solution(L, path_edge_bits)`,
 /// straight from the bitset: no `solution` and no whole-output string are
-/// built (the text goes out in blocks of about 1 MiB). `pb` is the problem
-/// `L` was made from. Throws `std::invalid_argument` when the span is
-/// shorter than `pe_words`.
+/// built (the text goes out in blocks of about 1 MiB; each fact's name, as
+/// written, comes from one array, `detail::output_fact_names`). `pb` is the
+/// problem `L` was made from. Throws `std::invalid_argument` when the span
+/// is shorter than `pe_words`, or when `pb` has other node or fact counts
+/// than `L`.
 inline void write_solution(std::ostream& out, const problem& pb, const layout& L,
                            std::span<const std::uint32_t> path_edge_bits, bool json = false) {
-    if (!json) {
-        detail::write_solution_text(out, pb, L, path_edge_bits);
-        return;
-    }
-    constexpr std::size_t block = std::size_t{1} << 20;
-    std::string buf;
-    buf.reserve(block + 4096);
-    auto flush = [&] {
-        out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-        buf.clear();
+    detail::check_output_problem(pb, L);
+    const detail::output_fact_names names(pb, json);
+    const char* const nb = names.bytes.data();
+    const std::uint32_t* const no = names.off.data();
+    const auto nf = static_cast<fact_id>(names.off.size() - 1);
+    auto check = [nf](fact_id f) {  // (a layout made from `pb` names none past its facts)
+        if (f >= nf) throw std::invalid_argument("weir::ifds::write_solution: layout names a fact the problem does not declare");
     };
+    detail::output_sink sink(out);
+    std::string node;  // (JSON) the node's name, escaped
     bool first = true;
-    buf += '{';
+    if (json) sink.put("{");
     for_each_held(L, path_edge_bits, [&](node_id n, std::span<const fact_id> facts) {
-        if (n >= pb.nodes.size()) return;
-        detail::append_json_entry(buf, first, pb, n, facts);
+        if (json) {
+            node.assign(first ? "" : ",");
+            detail::append_json_string(node, pb.nodes[n].name);
+            node += ":[";
+            sink.put(node);
+            const fact_id f0 = facts[0];  // without its comma
+            check(f0);
+            sink.put_padded(nb + no[f0] + 1, no[f0 + 1] - no[f0] - 1);
+            for (fact_id f : facts.subspan(1)) {
+                check(f);
+                sink.put_padded(nb + no[f], no[f + 1] - no[f]);
+            }
+            sink.put("]");
+        } else {
+            sink.put(pb.nodes[n].name);
+            sink.put(":");
+            for (fact_id f : facts) {
+                check(f);
+                sink.put_padded(nb + no[f], no[f + 1] - no[f]);
+            }
+            sink.put("\n");
+        }
         first = false;
-        if (buf.size() >= block) flush();
+        sink.maybe_flush();
     });
-    buf += "}\n";
-    flush();
+    if (json) sink.put("}\n");
+    sink.flush();
 }
 
 } // namespace weir::ifds
