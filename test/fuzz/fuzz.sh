@@ -56,21 +56,48 @@ dict_of() {
   esac
 }
 
-# Builds build-fuzz/fuzz_TARGET unless it is newer than every source it uses.
-build_target() {
-  local t=$1 bin="$FUZZ_DIR/fuzz_$1"
-  if [ -x "$bin" ] && [ -z "$(find include src/llvm test/fuzz test/support -newer "$bin" -type f -print -quit)" ]; then
-    return 0
+# The compiler flags of every fuzz object and link (clang, libFuzzer, ASan + UBSan).
+FUZZ_CXXFLAGS=(-std=c++20 -O1 -g -ffp-contract=off -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
+
+# True when build-fuzz/fuzz_TARGET is missing or older than a source it uses.
+stale() {
+  local bin="$FUZZ_DIR/fuzz_$1"
+  [ ! -x "$bin" ] || [ -n "$(find include src/llvm test/fuzz test/support -newer "$bin" -type f -print -quit)" ]
+}
+
+# Builds the stale targets among "$@": every translation unit compiled once
+# (the LLVM frontend's sources are shared by the llvm_ targets) on all
+# cores, then each target linked (the llvm_ ones against LLVM 14, which is
+# not instrumented).
+build_targets() {
+  local t todo=() llvm=0 jobs=()
+  for t in "$@"; do stale "$t" && todo+=("$t"); done
+  [ ${#todo[@]} -eq 0 ] && return 0
+  echo "fuzz: building ${todo[*]/#/$FUZZ_DIR/fuzz_}" >&2
+  mkdir -p "$FUZZ_DIR/obj/llvm"
+  for t in "${todo[@]}"; do
+    jobs+=("test/fuzz/${t}_fuzz.cpp" "$FUZZ_DIR/obj/${t}_fuzz.o")
+    case "$t" in llvm_*) llvm=1 ;; esac
+  done
+  local llvm_inc=()
+  if [ "$llvm" -eq 1 ]; then
+    llvm_inc=(-I"$(llvm-config-14 --includedir)")
+    for src in src/llvm/*.cpp; do jobs+=("$src" "$FUZZ_DIR/obj/llvm/$(basename "${src%.cpp}").o"); done
   fi
-  echo "fuzz: building $bin" >&2
-  # The LLVM frontend's targets take its sources and link LLVM (uninstrumented).
-  local extra=()
-  case "$t" in
-    llvm_*) extra=(src/llvm/*.cpp -I"$(llvm-config-14 --includedir)" -L"$(llvm-config-14 --libdir)" -lLLVM-14
-                   -Wl,-rpath,"$(llvm-config-14 --libdir)") ;;
-  esac
-  clang++ -std=c++20 -O1 -g -ffp-contract=off -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -Iinclude -Itest "test/fuzz/${t}_fuzz.cpp" "${extra[@]}" -o "$bin" -pthread
+  # (pairs SOURCE OBJECT, which xargs appends to the compiler's command, as
+  # many compilers at once as cores)
+  printf '%s\0' "${jobs[@]}" |
+    xargs -0 -n 2 -P "$(nproc)" bash -c 'n=$#; exec "${@:1:n-2}" -c "${@:n-1:1}" -o "${@:n:1}"' fuzz_cc \
+      clang++ "${FUZZ_CXXFLAGS[@]}" -Iinclude -Itest "${llvm_inc[@]}" ||
+    { echo "fuzz: building failed (the compiler's messages are above)" >&2; exit 1; }
+  for t in "${todo[@]}"; do
+    local extra=()
+    case "$t" in
+      llvm_*) extra=("$FUZZ_DIR"/obj/llvm/*.o -L"$(llvm-config-14 --libdir)" -lLLVM-14
+                     -Wl,-rpath,"$(llvm-config-14 --libdir)") ;;
+    esac
+    clang++ "${FUZZ_CXXFLAGS[@]}" "$FUZZ_DIR/obj/${t}_fuzz.o" "${extra[@]}" -o "$FUZZ_DIR/fuzz_$t" -pthread
+  done
 }
 
 ensure_fuzz_deps
@@ -83,7 +110,9 @@ for t in "${targets[@]}"; do
     echo "fuzz: no target '$t' (test/fuzz/${t}_fuzz.cpp)" >&2
     exit 2
   fi
-  build_target "$t"
+done
+build_targets "${targets[@]}"
+for t in "${targets[@]}"; do
   corpus="$FUZZ_DIR/corpus/$t"
   artifacts="$FUZZ_DIR/artifacts/$t"
   log="$FUZZ_DIR/logs/$t.log"
