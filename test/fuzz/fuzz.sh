@@ -79,10 +79,13 @@ build_targets() {
     jobs+=("test/fuzz/${t}_fuzz.cpp" "$FUZZ_DIR/obj/${t}_fuzz.o")
     case "$t" in llvm_*) llvm=1 ;; esac
   done
-  local llvm_inc=()
+  local llvm_inc=() llvm_objs=() src
   if [ "$llvm" -eq 1 ]; then
     llvm_inc=(-I"$(llvm-config-14 --includedir)")
-    for src in src/llvm/*.cpp; do jobs+=("$src" "$FUZZ_DIR/obj/llvm/$(basename "${src%.cpp}").o"); done
+    for src in src/llvm/*.cpp; do
+      llvm_objs+=("$FUZZ_DIR/obj/llvm/$(basename "${src%.cpp}").o")
+      jobs+=("$src" "${llvm_objs[-1]}")
+    done
   fi
   # (pairs SOURCE OBJECT, which xargs appends to the compiler's command, as
   # many compilers at once as cores)
@@ -93,7 +96,7 @@ build_targets() {
   for t in "${todo[@]}"; do
     local extra=()
     case "$t" in
-      llvm_*) extra=("$FUZZ_DIR"/obj/llvm/*.o -L"$(llvm-config-14 --libdir)" -lLLVM-14
+      llvm_*) extra=("${llvm_objs[@]}" -L"$(llvm-config-14 --libdir)" -lLLVM-14
                      -Wl,-rpath,"$(llvm-config-14 --libdir)") ;;
     esac
     clang++ "${FUZZ_CXXFLAGS[@]}" "$FUZZ_DIR/obj/${t}_fuzz.o" "${extra[@]}" -o "$FUZZ_DIR/fuzz_$t" -pthread

@@ -256,9 +256,6 @@ inline void write_solution(std::ostream& out, const problem& pb, const layout& L
     const char* const nb = names.bytes.data();
     const std::uint32_t* const no = names.off.data();
     const auto nf = static_cast<fact_id>(names.off.size() - 1);
-    auto check = [nf](fact_id f) {  // (a layout made from `pb` names none past its facts)
-        if (f >= nf) throw std::invalid_argument("weir::ifds::write_solution: layout names a fact the problem does not declare");
-    };
     detail::output_sink sink(out);
     std::string node;  // (JSON) the node's name, escaped
     bool first = true;
@@ -269,23 +266,18 @@ inline void write_solution(std::ostream& out, const problem& pb, const layout& L
             detail::append_json_string(node, pb.nodes[n].name);
             node += ":[";
             sink.put(node);
-            const fact_id f0 = facts[0];  // without its comma
-            check(f0);
-            sink.put_padded(nb + no[f0] + 1, no[f0 + 1] - no[f0] - 1);
-            for (fact_id f : facts.subspan(1)) {
-                check(f);
-                sink.put_padded(nb + no[f], no[f + 1] - no[f]);
-            }
-            sink.put("]");
         } else {
             sink.put(pb.nodes[n].name);
             sink.put(":");
-            for (fact_id f : facts) {
-                check(f);
-                sink.put_padded(nb + no[f], no[f + 1] - no[f]);
-            }
-            sink.put("\n");
         }
+        std::uint32_t skip = json;  // (JSON: the first fact's entry without its comma)
+        for (fact_id f : facts) {
+            if (f >= nf)  // (a layout made from `pb` names none past its facts)
+                throw std::invalid_argument("weir::ifds::write_solution: layout names a fact the problem does not declare");
+            sink.put_padded(nb + no[f] + skip, no[f + 1] - no[f] - skip);
+            skip = 0;
+        }
+        sink.put(json ? "]" : "\n");
         first = false;
         sink.maybe_flush();
     });
