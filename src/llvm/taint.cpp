@@ -229,6 +229,18 @@ void taint_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, 
 void taint_analysis::call_flow(analysis_context& cx, const L::CallBase& c, const L::Function& callee, flow& out) {
     detail::arguments_to_parameters(cx, c, callee, out);
     detail::accessed_objects_pass(cx, callee, [&](object_id o) { return relevant(o); }, out);
+    // The callee's `source` parameters are tainted at its entry, and so is
+    // what this call's arguments point to, in this caller's context: what
+    // the callee leaves tainted there comes back after the return
+    // (`initial_seeds` seeds them too, for a callee that is an entry).
+    if (const function_tags* tags = tags_of(callee))
+        for (unsigned k : tagged_args(tags->source_params, tags->all_params_source, tags->source_params_from,
+                                      static_cast<unsigned>(std::min<std::size_t>(callee.arg_size(), c.arg_size())))) {
+            out.gen(cx.facts().value(callee.getArg(k)));
+            for_each_argument_object(cx.pointers(), c.getArgOperand(k), [&](object_id o) {
+                if (relevant(o)) out.gen(cx.facts().object(o));
+            });
+        }
     // A variadic callee's extra arguments: its varargs object, which va_arg reads.
     if (const object_id v = cx.pointers().varargs_object(callee); v != ~0u && relevant(v))
         for (unsigned k = static_cast<unsigned>(callee.arg_size()); k < c.arg_size(); ++k)
