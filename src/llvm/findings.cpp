@@ -97,7 +97,7 @@ void write_text(std::ostream& os, const std::vector<finding>& fs) {
 }
 
 void write_lca_text(std::ostream& os, const std::vector<lca_value>& vs) {
-    for (const lca_value& v : vs) os << v.where.file << ":" << v.where.line << ": " << v.variable << " = " << v.value << "\n";
+    for (const lca_value& v : vs) os << v.where.file << ":" << v.where.line << ": " << v.variable << " = " << value_text(v) << "\n";
 }
 
 void write_lca_json(std::ostream& os, const std::vector<lca_value>& vs) {
@@ -107,7 +107,7 @@ void write_lca_json(std::ostream& os, const std::vector<lca_value>& vs) {
         os << (k ? ",\n  " : "\n  ") << "{\"function\": " << quote(v.where.function);
         if (v.display_name != v.where.function) os << ", \"display_name\": " << quote(v.display_name);
         os << ", \"file\": " << quote(v.where.file) << ", \"line\": " << v.where.line << ", \"variable\": " << quote(v.variable)
-           << ", \"value\": " << v.value << "}";
+           << ", \"value\": " << value_text(v) << "}";
     }
     os << (vs.empty() ? "]}\n" : "\n ]}\n");
 }

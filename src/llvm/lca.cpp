@@ -377,8 +377,8 @@ std::vector<lca_value> lca_analysis::values(analysis_context& cx, const weir::id
                         // mul by constants wrap alike), read as the variable's type reads it.
                         std::int64_t value = sign_extend(static_cast<std::uint64_t>(*c), v.bits);
                         if (v.is_unsigned && v.bits < 64 && value < 0) value += std::int64_t{1} << v.bits;
-                        else if (v.is_unsigned && value < 0) continue;  // (a 64-bit unsigned past INT64_MAX: not written)
                         x.value = value;
+                        x.is_unsigned = v.is_unsigned && v.bits >= 64;  // (its bits, past INT64_MAX where negative)
                         out.push_back(std::move(x));
                     }
             };

@@ -51,10 +51,19 @@ struct lca_value {
     source_location where;     ///< function (IR name), file, line (column 0)
     std::string display_name;  ///< the demangled function name
     std::string variable;      ///< the source variable
-    std::int64_t value = 0;
+    std::int64_t value = 0;    ///< the value as the variable's type reads it (see `is_unsigned`)
+    /// The variable's type is a 64-bit unsigned one: `value` holds its bits,
+    /// to be read as `std::uint64_t` (values past INT64_MAX; narrower
+    /// unsigned types fit `value` as they are).
+    bool is_unsigned = false;
     /// Member-wise equality.
     bool operator==(const lca_value&) const = default;
 };
+
+/// `v.value` as text, as the variable's type reads it (unsigned where `v.is_unsigned`).
+inline std::string value_text(const lca_value& v) {
+    return v.is_unsigned ? std::to_string(static_cast<std::uint64_t>(v.value)) : std::to_string(v.value);
+}
 
 /// Sizes reported with the findings.
 struct analysis_stats {
