@@ -522,7 +522,14 @@ public:
 
     /// `call SITE CALLEE RETSITE`.
     void call(std::uint64_t pos, node_id site, proc_id callee, node_id retsite) {
-        if (!node_ok(pos, site) || !proc_ok(pos, callee) || !node_ok(pos, retsite)) return;
+        if (!node_ok(pos, site)) return;
+        // A call line with an error still counts as the call that an earlier
+        // `ctrflow` (at SITE) or `callflow`/`retflow` (SITE CALLEE) matches:
+        // the first error in line order is then this line's own.
+        if (!proc_ok(pos, callee) || !node_ok(pos, retsite)) {
+            note_call(pos, site, callee);
+            return;
+        }
         const auto [info, fresh] = calls_.try_emplace(key(site, callee), call_info{pos, none32});
         if (!fresh) {
             report(pos, p_.procs[callee].name, "repeated call: '" + node_name(site) + "' already calls '" +

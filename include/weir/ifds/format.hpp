@@ -640,6 +640,7 @@ public:
         scan();
         if (!fatal_) {
             rd_.eager = false;
+            rd_.need_defer = false;  // (the scan's last deferral: a faulty call read below must still be noted)
             resolve_nodes();
             for (const statement& s : stmts_) statement_line(s.line, s.b, s.e, s.kind);
             ck_.finish(last_line_);
