@@ -25,6 +25,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -34,6 +35,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <variant>
 #include <vector>
@@ -284,13 +286,34 @@ int cmd_solve_ide(const options& o) {
     return 0;
 }
 
-/// True when the file at `path` starts with an `ide` header (reads its first 64 KiB).
+/// True when the first statement of the file at `path` is an `ide` header,
+/// after however many blank and comment lines (read 64 KiB at a time, up to
+/// the end of the first line that holds a token).
 bool is_ide_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    std::string head(64 * 1024, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-    return weir::ide::header_of(head).ide;
+    std::vector<char> block(64 * 1024);
+    std::string line;  // the line being read, from its start
+    bool first_line = true;
+    // The header of `line` when it holds a token (its first statement), else none.
+    auto statement = [&]() -> std::optional<bool> {
+        std::string_view l = line;
+        if (first_line && l.substr(0, 3) == "\xEF\xBB\xBF") l.remove_prefix(3);  // (a byte-order mark)
+        first_line = false;
+        if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+        if (weir::ifds::detail::line_cursor{l.data(), l.data() + l.size()}.next().empty()) return std::nullopt;
+        return weir::ide::header_of(l).ide;
+    };
+    while (in) {
+        in.read(block.data(), static_cast<std::streamsize>(block.size()));
+        std::string_view got(block.data(), static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+        for (std::size_t nl; (nl = got.find('\n')) != std::string_view::npos; got.remove_prefix(nl + 1)) {
+            line.append(got.substr(0, nl));
+            if (const auto ide = statement()) return *ide;
+            line.clear();
+        }
+        line.append(got);
+    }
+    return statement().value_or(false);  // (a last line without a newline)
 }
 
 int cmd_solve(const options& o) {

@@ -337,6 +337,14 @@ expect_out ide-header-decides "$want_ide" "$WEIR" solve "$tmp/a_named.ifds" --ba
 printf '\r\nide 1 linear\r\nfacts x\r\nproc m s e\r\nflow s e gen:x=4\r\nseed s 0\r\n' >"$tmp/crlf.ide"
 expect_out ide-crlf "s: 0
 e: 0 x=4" "$WEIR" solve "$tmp/crlf.ide" --backend tabulation
+# the header decides however many blank and comment lines come first (here over 64 KiB of them)
+{ for i in $(seq 1 2000); do printf '# a comment line of some length, to push the header past 64 KiB\n\n'; done
+  printf 'ide 1 linear\nfacts x\nproc m s e\nflow s e gen:x=5\nseed s 0'; } >"$tmp/late.ide"
+expect_out ide-late-header "s: 0
+e: 0 x=5" "$WEIR" solve "$tmp/late.ide" --backend cpu
+printf '\xEF\xBB\xBF# only a comment first\n  \t\nide 1 linear\nfacts x\nproc m s e\nflow s e gen:x=6\nseed s 0\n' >"$tmp/bom.ide"
+expect_out ide-bom-comment "s: 0
+e: 0 x=6" "$WEIR" solve "$tmp/bom.ide" --backend cpu
 
 
 # ---- two programs: weir and weir-full -----------------------------------------
