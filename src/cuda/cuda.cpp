@@ -455,8 +455,11 @@ struct cuda_state {
                             "divergent barrier in program '" + name +
                                 "', workgroup (" + std::to_string(w[1]) + "," + std::to_string(w[2]) + "," +
                                 std::to_string(w[3]) + "): invocations wait at barrier #" + std::to_string(w[4]) +
-                                " and at barrier #" + std::to_string(w[5]),
-                            "make every invocation of a workgroup reach the same barriers in the same order");
+                                (w[5] == cuda_lowering::end_site
+                                     ? std::string(" while others reached the end of the program without `(return)`")
+                                     : " and at barrier #" + std::to_string(w[5])),
+                            "make every invocation of a workgroup reach the same barriers in the same order, or end "
+                            "the ones that skip a barrier with (return)");
         }
         return {};
     }

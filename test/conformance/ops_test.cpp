@@ -38,6 +38,33 @@ TEMPLATE_LIST_TEST_CASE("catalogue: fill, copy, gather, scatter", "[conformance]
     CHECK(from_bytes<std::uint32_t>(s[0]) == u32s{2, 0, 3});
 }
 
+TEMPLATE_LIST_TEST_CASE("catalogue: an op given one buffer twice gives its reference's result", "[conformance][ops]",
+                        backend_list) {
+    TestType b;
+    const std::uint32_t n = 1u << 16;  // enough for a backend to split its loop over threads
+    u32s a(n), shift_down(n), shift_up(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        a[i] = i + 1000;
+        shift_down[i] = i ? i - 1 : 0;
+        shift_up[i] = i + 1;
+    }
+    // The references, in ascending i: each step reads what the one before wrote.
+    u32s gathered = a, scattered = a;
+    for (std::uint32_t i = 0; i < n; ++i) gathered[i] = gathered[shift_down[i]];
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (shift_up[i] < n) scattered[shift_up[i]] = scattered[i];
+    auto g = run(b,
+                 "(program g (workgroup 1 1 1)\n  (buffer a 0 read_write u32 0)\n  (buffer i 1 read u32 0)\n"
+                 "  (op gather a i a))\n",
+                 {to_bytes<std::uint32_t>(a), to_bytes<std::uint32_t>(shift_down)});
+    CHECK(from_bytes<std::uint32_t>(g[0]) == gathered);
+    auto s = run(b,
+                 "(program s (workgroup 1 1 1)\n  (buffer a 0 read_write u32 0)\n  (buffer i 1 read u32 0)\n"
+                 "  (op scatter a i a))\n",
+                 {to_bytes<std::uint32_t>(a), to_bytes<std::uint32_t>(shift_up)});
+    CHECK(from_bytes<std::uint32_t>(s[0]) == scattered);
+}
+
 TEMPLATE_LIST_TEST_CASE("catalogue: fill and copy over several MiB (split over threads where a backend does)",
                         "[conformance][ops]", backend_list) {
     TestType b;

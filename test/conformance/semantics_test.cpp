@@ -340,11 +340,28 @@ TEMPLATE_LIST_TEST_CASE("a divergent barrier is an error", "[conformance][barrie
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().code() == error_code::dispatch_failed);
     CHECK_THAT(r.error().message(), Catch::Contains("divergent barrier"));
+    // An invocation that skips the barrier and reaches the end of the program
+    // has not returned: it diverges from those that wait (spec: every invocation
+    // that has not returned reaches the same barrier the same number of times).
+    for (const char* skip : {"  (if (lt (lid x) 2) ((barrier)))\n",
+                             "  (barrier)\n  (if (ge (lid x) 1) ((barrier)))\n"}) {
+        auto p2 = vyre::test::parse_checked(std::string("(program skip (workgroup 4 1 1)\n  (buffer out 0 output u32 4)\n") +
+                                            skip + "  (store out (lid x) 1))\n");
+        auto r2 = vyre::dispatch(b, p2, {});
+        REQUIRE_FALSE(r2.has_value());
+        CHECK(r2.error().code() == error_code::dispatch_failed);
+        CHECK_THAT(r2.error().message(), Catch::Contains("divergent barrier") && Catch::Contains("end of the program"));
+    }
     // Invocations that return early are excused.
     auto ok = run(b,
                   "(program early (workgroup 4 1 1)\n  (buffer out 0 output u32 4)\n"
                   "  (if (ge (lid x) 2) ((return)))\n  (barrier)\n  (store out (lid x) 1))\n");
     CHECK(from_bytes<std::uint32_t>(ok[0]) == std::vector<std::uint32_t>{1, 1, 0, 0});
+    // ... also after barriers they took part in, and when all reach the end together.
+    auto ok2 = run(b,
+                   "(program late (workgroup 4 1 1)\n  (buffer out 0 output u32 4)\n  (barrier)\n"
+                   "  (if (eq (lid x) 3) ((return)))\n  (barrier)\n  (store out (lid x) 2))\n");
+    CHECK(from_bytes<std::uint32_t>(ok2[0]) == std::vector<std::uint32_t>{2, 2, 2, 0});
 }
 
 TEMPLATE_LIST_TEST_CASE("grid: default from the largest output, override, built-ins", "[conformance][grid]",
@@ -443,6 +460,16 @@ TEMPLATE_LIST_TEST_CASE("step budget stops an endless loop", "[conformance][limi
     auto r = vyre::dispatch(b, p, {}, c);
     REQUIRE_FALSE(r.has_value());
     CHECK_THAT(r.error().message(), Catch::Contains("step budget"));
+    // The budget holds to the step, however a backend splits the workgroups:
+    // 4096 invocations of a start and one statement are 8192 steps.
+    auto q = vyre::test::parse_checked(
+        "(program each (workgroup 1 1 1)\n  (buffer o 0 output u32 4096)\n  (store o (gid x) 1))\n");
+    c.step_budget = 8191;
+    auto over = vyre::dispatch(b, q, {}, c);
+    REQUIRE_FALSE(over.has_value());
+    CHECK_THAT(over.error().message(), Catch::Contains("step budget"));
+    c.step_budget = 8192;
+    CHECK(vyre::dispatch(b, q, {}, c).has_value());
 }
 
 TEMPLATE_LIST_TEST_CASE("transcendentals stay within the ULP budget", "[conformance][float]", backend_list) {

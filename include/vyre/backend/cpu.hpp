@@ -87,7 +87,10 @@ public:
         const unsigned nt = threads(c);
         if (cp.op) {
             auto args = detail::bind_op_args(cp, bound);
-            if (cp.native) return reinterpret_cast<native_op_fn>(cp.native)(args, nt);
+            // A catalogue op given one buffer twice, written and read: its
+            // reference's order defines the result, not the parallel loop.
+            const bool aliased = ops::writes_overlap(*cp.op, args) && !ops::native_for<cpu>(*cp.op);
+            if (cp.native && !aliased) return reinterpret_cast<native_op_fn>(cp.native)(args, nt);
             return cp.op->reference(args);
         }
         auto shape = detail::launch_shape(cp.source, bound, c);
@@ -108,15 +111,17 @@ public:
         parallel_region(static_cast<unsigned>(std::min<std::uint64_t>(nt, n)), [&](unsigned, unsigned) {
             detail::executor ex(cp, bound, wg, grid, c.step_budget, true, &steps);
             for (;;) {
-                std::uint64_t b = next.fetch_add(chunk);
-                if (b >= n || failed.load(std::memory_order_relaxed)) return;
-                auto r = ex.run_workgroups(b, std::min(n, b + chunk));
+                const std::uint64_t b = next.fetch_add(chunk);
+                // (the thread's last steps count too: see executor::settle_budget)
+                const bool last = b >= n || failed.load(std::memory_order_relaxed);
+                auto r = last ? ex.settle_budget() : ex.run_workgroups(b, std::min(n, b + chunk));
                 if (!r) {
                     std::lock_guard lk(mu);
                     if (!err) err = r.error();
                     failed = true;
                     return;
                 }
+                if (last) return;
             }
         });
         if (err) return make_unexpected(*err);

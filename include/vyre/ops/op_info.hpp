@@ -3,8 +3,10 @@
 /// What a catalogue entry is: a name, a buffer signature, and a reference
 /// implementation that defines it.
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -40,5 +42,27 @@ struct op_info {
     std::string_view summary;
     reference_fn reference = nullptr;
 };
+
+/// True when a writable buffer argument of `op` shares bytes with another
+/// buffer argument of `args` (the same buffer passed twice): the op then
+/// reads what it writes, and only its reference's order defines the result,
+/// so a backend's parallel native loop must not run it.
+inline bool writes_overlap(const op_info& op, std::span<const op_arg> args) noexcept {
+    const std::size_t n = std::min(op.params.size(), args.size());
+    auto range = [&](std::size_t i) {
+        const auto b = reinterpret_cast<std::uintptr_t>(args[i].bytes.data());
+        return std::pair<std::uintptr_t, std::uintptr_t>(b, b + args[i].bytes.size());
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        if (op.params[i].kind != param_kind::buffer || !op.params[i].writable || args[i].bytes.empty()) continue;
+        const auto [a0, a1] = range(i);
+        for (std::size_t j = 0; j < n; ++j) {
+            if (j == i || op.params[j].kind != param_kind::buffer || args[j].bytes.empty()) continue;
+            const auto [b0, b1] = range(j);
+            if (a0 < b1 && b0 < a1) return true;
+        }
+    }
+    return false;
+}
 
 } // namespace vyre::ops

@@ -23,9 +23,11 @@
 /// - barriers: a workgroup is one thread block; each barrier is a phase in
 ///   which every invocation that has not returned names the barrier it
 ///   waits at, and returned invocations keep answering phases until all
-///   have returned. Invocations waiting at different barriers end the
-///   workgroup and report "divergent barrier" (the reference's error),
-///   instead of hanging the device.
+///   have returned. An invocation that reaches the end of the program
+///   without `(return)` answers one last phase at `end_site`. Invocations
+///   waiting at different barriers, or at one while another reached the
+///   end, end the workgroup and report "divergent barrier" (the
+///   reference's error), instead of hanging the device.
 
 #include <cstdint>
 #include <string>
@@ -38,7 +40,7 @@
 namespace vyre::cuda_lowering {
 
 /// Bumped whenever the generated code changes (part of the module cache key).
-inline constexpr std::uint32_t version = 1;
+inline constexpr std::uint32_t version = 2;
 
 /// Name of the generated kernel.
 inline constexpr const char* kernel_name = "vyre_main";
@@ -47,6 +49,10 @@ inline constexpr const char* kernel_name = "vyre_main";
 /// 1: divergent barrier, 2: step budget spent), [1..3] workgroup id, [4..5]
 /// the two barrier ordinals, [6..7] the u64 step counter (budgeted launches).
 inline constexpr std::uint32_t status_words = 8;
+
+/// The barrier ordinal that stands for the end of the program in a
+/// divergent-barrier status (an invocation that got there without `(return)`).
+inline constexpr std::uint32_t end_site = 0xfffffffeu;
 
 /// Status code of a divergent barrier.
 inline constexpr std::uint32_t status_divergent_barrier = 1;
@@ -179,7 +185,7 @@ __device__ __noinline__ bool vy_phase(u32* bs, u32& phase, bool alive, u32 site,
   const u32 mn = s[0], mx = s[1], live = s[2];
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) { u32* r = bs + 3u * ((phase + 2u) % 3u); r[0] = 0xffffffffu; r[1] = 0u; r[2] = 0u; }
   ++phase;
-  if (live == 0u) return true;
+  if (live == 0u || mn == 0xfffffffeu) return true;  // all returned, or every one left is at the end
   if (mn != mx) {
     if (alive && site == mn && atomicCAS(&status[0], 0u, 1u) == 0u) {
       status[1] = blockIdx.x; status[2] = blockIdx.y; status[3] = blockIdx.z; status[4] = mn; status[5] = mx;
@@ -258,14 +264,19 @@ public:
         if (barriers_) {
             src += "  u32* const vy_bs = (u32*)(vy_smem + " + std::to_string(zero_bytes) + ");\n";
             src += "  u32 vy_ph = 0u;\n";
+            src += "  bool vy_at_end = false;  // reached the end of the program, not by (return)\n";
         }
         if (o_.count_steps) src += "  u64 vy_steps = 1ull;  // the invocation's start\n";
         src += "  {\n" + body_ + "  }\n";
+        if (barriers_) src += "  vy_at_end = true;\n";
         if (exits_to_end()) {
             src += "vy_end:\n";
             if (o_.count_steps) src += "  vy_flush(vy_status, vy_budget, vy_steps);\n";
-            // returned invocations keep answering barrier phases until all have returned
-            if (barriers_) src += "  while (!vy_phase(vy_bs, vy_ph, false, 0u, vy_status)) {}\n";
+            // one that reached the end answers one phase there (divergent if others wait at a
+            // barrier); returned invocations keep answering barrier phases until all have returned
+            if (barriers_)
+                src += "  if (vy_at_end) (void)vy_phase(vy_bs, vy_ph, true, " + std::to_string(end_site) +
+                       "u, vy_status);\n  else while (!vy_phase(vy_bs, vy_ph, false, 0u, vy_status)) {}\n";
         } else {
             src += "  (void)vy_budget;\n";
         }

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -353,6 +354,7 @@ private:
         std::vector<std::uint64_t> slots;
         std::vector<frame> stack;
         bool done = false;
+        bool returned = false;  ///< ended by `(return)` (excused from the barriers after it)
         std::int64_t at_barrier = -1;
     };
     enum class stop { finished, barrier, error };
@@ -387,16 +389,24 @@ private:
             if (budget_ && over_budget()) return make_unexpected(budget_error());
             start(invs[i], i);
         }
+        // Each phase runs every unfinished invocation to its next barrier or
+        // its end. Those that wait must all wait at one barrier, and none may
+        // have reached the end of the program meanwhile: only an invocation
+        // that ran `(return)` is excused from the barriers after it (spec).
         for (;;) {
             std::int64_t barrier = -1;
             std::uint64_t first_at = 0;
+            std::optional<std::uint64_t> ended;  // the first invocation that reached the end in this phase
             bool any_running = false;
             for (std::uint64_t i = 0; i < n; ++i) {
                 auto& inv = invs[i];
                 if (inv.done) continue;
                 auto s = step(inv);
                 if (s == stop::error) return make_unexpected(*err_);
-                if (s == stop::finished) continue;
+                if (s == stop::finished) {
+                    if (!inv.returned && !ended) ended = i;
+                    continue;
+                }
                 any_running = true;
                 if (barrier < 0) {
                     barrier = inv.at_barrier;
@@ -410,6 +420,14 @@ private:
                                 "make every invocation of a workgroup reach the same barriers in the same order");
                 }
             }
+            if (any_running && ended)
+                return fail(error_code::dispatch_failed,
+                            "divergent barrier in program '" + cp_.source.name + "', workgroup " + triple(wgid_) +
+                                ": invocation " + triple(invs[first_at].lid) + " waits at barrier #" +
+                                std::to_string(barrier) + " while invocation " + triple(invs[*ended].lid) +
+                                " reached the end of the program without `(return)`",
+                            "make every invocation of a workgroup reach the same barriers in the same order, or end "
+                            "the ones that skip a barrier with (return)");
             if (!any_running) return {};
         }
     }
@@ -477,7 +495,10 @@ private:
                 if (s.body_n) st.push_back({s.body, s.body_n, 0, -1, 0});
                 break;
             case stmt_kind::barrier: inv.at_barrier = s.barrier_no; return stop::barrier;
-            case stmt_kind::return_: st.clear(); break;
+            case stmt_kind::return_:
+                inv.returned = true;
+                st.clear();
+                break;
             case stmt_kind::op: break;
             }
         }
@@ -499,9 +520,29 @@ private:
     bool over_budget() {
         ++steps_;
         if (!shared_steps_) return steps_ > budget_;
-        if (steps_ % 1024 == 0) return shared_steps_->fetch_add(1024) + 1024 > budget_;
+        if (steps_ - flushed_ >= 1024) return flush_steps();
         return false;
     }
+
+    /// Adds this thread's steps not yet counted to the dispatch's shared
+    /// count; true when the dispatch's budget is spent.
+    bool flush_steps() {
+        const std::uint64_t d = steps_ - flushed_;
+        flushed_ = steps_;
+        return shared_steps_->fetch_add(d) + d > budget_;
+    }
+
+public:
+    /// For a thread of a concurrent dispatch, once it has run its last
+    /// workgroup: counts its remaining steps, so that the dispatch fails
+    /// exactly where the whole count exceeds the budget, as one executor
+    /// would (whichever thread counts last sees the whole count).
+    result<void> settle_budget() {
+        if (budget_ && shared_steps_ && flush_steps()) return make_unexpected(budget_error());
+        return {};
+    }
+
+private:
 
     std::uint64_t builtin_value(const cexpr& c) const {
         const auto& inv = *cur_;
@@ -570,6 +611,7 @@ private:
     std::uint64_t budget_, steps_ = 0;
     bool concurrent_ = false;
     std::atomic<std::uint64_t>* shared_steps_ = nullptr;
+    std::uint64_t flushed_ = 0;  ///< of `steps_`, those added to `*shared_steps_`
     invocation* cur_ = nullptr;
     std::optional<backend_error> err_;
 };
