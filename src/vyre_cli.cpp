@@ -119,9 +119,17 @@ bool parse_value(std::string_view s, scalar_type t, bytes& out) {
     case scalar_type::bf16: {
         std::string str(s);
         char* end = nullptr;
-        float v = std::strtof(str.c_str(), &end);
+        const double d = std::strtod(str.c_str(), &end);
         if (str.empty() || end != str.c_str() + str.size()) return false;
+        // Rounded once: to f32 by rounding to odd (toward zero, the last bit set
+        // where inexact), then to nearest even; f32's 13 more bits keep the
+        // second rounding from going wrong, where plain rounding twice would.
+        float v = static_cast<float>(d);
         std::uint32_t bits = std::bit_cast<std::uint32_t>(v);
+        if (!std::isnan(d) && static_cast<double>(v) != d) {
+            if (std::fabs(static_cast<double>(v)) > std::fabs(d)) v = std::nextafter(v, 0.0f);
+            bits = std::bit_cast<std::uint32_t>(v) | 1u;
+        }
         put(t == scalar_type::f16 ? detail::f32_to_f16(bits) : detail::f32_to_bf16(bits));
         return true;
     }

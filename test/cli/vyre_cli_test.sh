@@ -40,6 +40,22 @@ expect_out floats "f: 0.33333334 nan -inf -0 1e-45
 d: 0.1 inf
 i: -7" "$VYRE" run "$tmp/floats.vyre" --input x=1
 
+# Decimal f16/bf16 inputs are rounded once, to nearest even: just above a
+# halfway point rounds up (rounding through f32 first would give 1), a tie goes
+# to the even neighbour.
+cat >"$tmp/half.vyre" <<'V'
+(program half (workgroup 1 1 1)
+  (buffer h 0 read f16 0)
+  (buffer g 1 read bf16 0)
+  (buffer o 2 output f32 4)
+  (store o 0 (load h 0))
+  (store o 1 (load g 0))
+  (store o 2 (load h 1))
+  (store o 3 (load g 1)))
+V
+expect_out half-rounding "o: 1.0009766 1.0078125 1 1" "$VYRE" run "$tmp/half.vyre" \
+  --input h=1.0004882813,1.00048828125 --input g=1.0039062501,1.00390625
+
 cat >"$tmp/grid.vyre" <<'V'
 (program grid (workgroup 2 1 1)
   (buffer o 0 output u32 6)
