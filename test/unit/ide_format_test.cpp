@@ -108,6 +108,8 @@ TEST_CASE("ide format: every error of the spec, with its line", "[ide][format][e
         {head + "flow s n kill:x=5\n" + tail, 7, "take no edge function"},
         {head + "flow s n gen:x=top\n" + tail, 7, "malformed"},
         {head + "flow s n x>z=5\n" + tail, 7, "z"},
+        {head + "flow s n =5\n" + tail, 7, "malformed flow-function term '=5': expected id, kill:F,..., gen:F,... or A>B (at '=5')"},
+        {head + "flow s n x>=5\n" + tail, 7, "(at 'x>=5')"},
         {head + "flow s n id\nseed s x seven\n", 8, "value"},
         {head + "flow s n id\nseed s x 5 6\n", 8, "end of line"},
         {head + "flow s n id\nseed s x 5\nseed s x 6\n", 9, "seed"},  // a repeated key, whatever the values

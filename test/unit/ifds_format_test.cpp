@@ -317,6 +317,14 @@ TEST_CASE("ifds format: load_error::what and long tokens", "[ifds][format][error
     CHECK(weir::ifds::detail::escape_unprintable("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x99\x82") == "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x99\x82");
     CHECK(weir::ifds::detail::escape_unprintable("\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \x80") ==
           "\\xc0\\xaf \\xed\\xa0\\x80 \\xf4\\x90\\x80\\x80 \\x80");  // overlong, surrogate, past U+10FFFF, stray
+    // characters that print nothing (U+0085, U+200B, U+2028, U+FEFF) are escaped byte by byte; a
+    // backslash is doubled, so that `\x01` typed in a file and a real 0x01 byte read differently
+    CHECK(weir::ifds::detail::escape_unprintable("a\xc2\x85" "b \xe2\x80\x8b \xe2\x80\xa8 \xef\xbb\xbf \xc2\xa0") ==
+          "a\\xc2\\x85" "b \\xe2\\x80\\x8b \\xe2\\x80\\xa8 \\xef\\xbb\\xbf \xc2\xa0");  // (U+00A0 shows)
+    CHECK(weir::ifds::detail::escape_unprintable("a\\x01 a\x01") == "a\\\\x01 a\\x01");
+    auto r9 = load_problem(std::string("ifds 1\nfacts a\xc2\x85" "b\n"));
+    REQUIRE_FALSE(r9);
+    CHECK(r9.error().what().find("(at 'a\\xc2\\x85" "b')") != std::string::npos);
     // a huge token is cut in the error
     const std::string big(1 << 20, 'z');
     auto r4 = load_problem("ifds 1\nfacts " + big + "!\n");

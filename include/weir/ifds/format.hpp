@@ -57,26 +57,48 @@ inline std::size_t utf8_sequence(const unsigned char* p, std::size_t n) noexcept
     return len;
 }
 
+/// True for the code points that print nothing visible: the C1 controls,
+/// line and paragraph separators, zero-width and direction marks, invisible
+/// operators and the byte-order mark (U+FEFF), among others.
+constexpr bool invisible_code_point(std::uint32_t c) noexcept {
+    return (c >= 0x80 && c <= 0x9f) || c == 0xad || c == 0x61c || c == 0x180e || (c >= 0x200b && c <= 0x200f) ||
+           (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x206f) || c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb);
+}
+
 /// `s` with every byte that a terminal should not receive raw written as
-/// `\xNN`: control bytes (below 0x20, and 0x7f) and bytes that are not
-/// part of valid UTF-8. Printable ASCII and valid UTF-8 stay as they are.
+/// `\xNN`: control bytes (below 0x20, and 0x7f), bytes that are not part of
+/// valid UTF-8, and the bytes of characters that print nothing visible
+/// (`invisible_code_point`); a backslash is written `\\`, so that an escape
+/// and the same text in the input read differently. Printable ASCII and
+/// other valid UTF-8 stay as they are.
 inline std::string escape_unprintable(std::string_view s) {
     static constexpr char hex[] = "0123456789abcdef";
     std::string out;
     out.reserve(s.size());
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    auto escape = [&](unsigned char u) {
+        out += "\\x";
+        out += hex[u >> 4];
+        out += hex[u & 15];
+    };
     for (std::size_t i = 0; i < s.size();) {
         const unsigned char u = p[i];
-        if (u >= 0x20 && u < 0x7f) {
+        if (u == '\\') {
+            out += "\\\\";
+            ++i;
+        } else if (u >= 0x20 && u < 0x7f) {
             out += static_cast<char>(u);
             ++i;
         } else if (const std::size_t len = u >= 0x80 ? utf8_sequence(p + i, s.size() - i) : 0) {
-            out.append(s.data() + i, len);
+            std::uint32_t c = u & (0x7fu >> len);  // the code point: the lead byte's bits, then 6 per byte
+            for (std::size_t k = 1; k < len; ++k) c = (c << 6) | (p[i + k] & 0x3fu);
+            if (invisible_code_point(c))
+                for (std::size_t k = 0; k < len; ++k) escape(p[i + k]);
+            else
+                out.append(s.data() + i, len);
             i += len;
         } else {
-            out += "\\x";
-            out += hex[u >> 4];
-            out += hex[u & 15];
+            escape(u);
             ++i;
         }
     }
@@ -573,7 +595,7 @@ private:
             } else if (const std::size_t gt = t.find('>'); gt != std::string_view::npos) {
                 const std::string_view a = t.substr(0, gt), b = t.substr(gt + 1);
                 if (a.empty() || b.empty()) {
-                    report(line, t, "malformed pair " + quote_token(t) + ": expected A>B with two fact names");
+                    report(line, whole, "malformed pair " + quote_token(whole) + ": expected A>B with two fact names");
                     return false;
                 }
                 const fact_id fa = fact_item(line, a);
@@ -591,8 +613,8 @@ private:
                 f.pairs.emplace_back(fa, fb);
                 if (!ef.empty() && !term_function(line, whole, ef, fa, std::span<const fact_id>(&fb, 1))) return false;
             } else {
-                report(line, t, "malformed flow-function term " + quote_token(t) +
-                                    ": expected id, kill:F,..., gen:F,... or A>B");
+                report(line, whole, "malformed flow-function term " + quote_token(whole) +
+                                        ": expected id, kill:F,..., gen:F,... or A>B");
                 return false;
             }
         }
