@@ -16,6 +16,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -121,10 +122,12 @@ bool parse_value(std::string_view s, scalar_type t, bytes& out) {
         char* end = nullptr;
         const double d = std::strtod(str.c_str(), &end);
         if (str.empty() || end != str.c_str() + str.size()) return false;
-        // Rounded once: to f32 by rounding to odd (toward zero, the last bit set
-        // where inexact), then to nearest even; f32's 13 more bits keep the
-        // second rounding from going wrong, where plain rounding twice would.
-        float v = static_cast<float>(d);
+        // The nearest double rounded once more: to f32 by rounding to odd
+        // (toward zero, the last bit set where inexact), then to nearest even;
+        // f32's 13 more bits keep the second step from going wrong, where
+        // rounding to nearest twice would (1.0004882813 as f16 is 1.0009766, not 1).
+        float v = std::fabs(d) > std::numeric_limits<float>::max() ? std::copysign(std::numeric_limits<float>::max(), d)
+                                                                   : static_cast<float>(d);
         std::uint32_t bits = std::bit_cast<std::uint32_t>(v);
         if (!std::isnan(d) && static_cast<double>(v) != d) {
             if (std::fabs(static_cast<double>(v)) > std::fabs(d)) v = std::nextafter(v, 0.0f);

@@ -288,7 +288,8 @@ int cmd_solve_ide(const options& o) {
 
 /// True when the first statement of the file at `path` is an `ide` header,
 /// after however many blank and comment lines (read 64 KiB at a time, up to
-/// the end of the first line that holds a token).
+/// the end of the first line that holds a token; of each line only its first
+/// 4 KiB are kept, where a header's first token lies).
 bool is_ide_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::vector<char> block(64 * 1024);
@@ -306,12 +307,14 @@ bool is_ide_file(const std::string& path) {
     while (in) {
         in.read(block.data(), static_cast<std::streamsize>(block.size()));
         std::string_view got(block.data(), static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+        constexpr std::size_t kept = 4096;
+        auto keep = [&](std::string_view part) { line.append(part.substr(0, kept - std::min(kept, line.size()))); };
         for (std::size_t nl; (nl = got.find('\n')) != std::string_view::npos; got.remove_prefix(nl + 1)) {
-            line.append(got.substr(0, nl));
+            keep(got.substr(0, nl));
             if (const auto ide = statement()) return *ide;
             line.clear();
         }
-        line.append(got);
+        keep(got);
     }
     return statement().value_or(false);  // (a last line without a newline)
 }

@@ -392,6 +392,17 @@ struct cuda_state {
             if (m.native) {
                 e = m.native(args.data(), args.size(), s);
             } else {
+                // A catalogue op given one buffer twice, written and read: only
+                // its reference's in-order loop defines the result, which the
+                // parallel kernels do not follow (ops::writes_overlap).
+                std::vector<ops::op_arg> ranges;
+                for (const auto& x : args) ranges.push_back({{static_cast<std::uint8_t*>(x.ptr), x.bytes}, x.literal});
+                if (ops::writes_overlap(*m.op, ranges))
+                    return fail(error_code::unsupported,
+                                "op '" + p.body[0].name + "' of program '" + p.name +
+                                    "' is given one buffer twice, written and read: the cuda backend runs it in "
+                                    "parallel and cannot give the reference's in-order result",
+                                "pass distinct buffers (copy the input first), or run it on cpu or cpu-ref");
                 std::vector<cuda_kernels::op_arg> kargs;
                 for (const auto& x : args) kargs.push_back({x.ptr, x.bytes, x.literal});
                 e = cuda_kernels::enqueue(p.body[0].name, kargs.data(), kargs.size(), s);

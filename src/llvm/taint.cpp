@@ -107,9 +107,9 @@ void taint_analysis::initial_seeds(analysis_context& cx, seed_list& seeds) {
                 for (object_id o : pts.reachable_from(&a)) seeds.push_back({e, cx.facts().object(o)});
         }
     }
-    // Parameters tagged `source` of functions with a body.
-    for (const L::Function* f : prog_->procedures()) {
-        if (!f) continue;
+    // Parameters tagged `source` of entries with a body (elsewhere each call
+    // into the function taints them, in its caller's context: call_flow).
+    for (const L::Function* f : prog_->entries()) {
         const function_tags* tags = tags_of(*f);
         if (!tags) continue;
         for (unsigned k : tagged_args(tags->source_params, tags->all_params_source, tags->source_params_from,
@@ -232,7 +232,7 @@ void taint_analysis::call_flow(analysis_context& cx, const L::CallBase& c, const
     // The callee's `source` parameters are tainted at its entry, and so is
     // what this call's arguments point to, in this caller's context: what
     // the callee leaves tainted there comes back after the return
-    // (`initial_seeds` seeds them too, for a callee that is an entry).
+    // (`initial_seeds` seeds them at an entry, which no call opens).
     if (const function_tags* tags = tags_of(callee))
         for (unsigned k : tagged_args(tags->source_params, tags->all_params_source, tags->source_params_from,
                                       static_cast<unsigned>(std::min<std::size_t>(callee.arg_size(), c.arg_size())))) {

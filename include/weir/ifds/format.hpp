@@ -59,10 +59,13 @@ inline std::size_t utf8_sequence(const unsigned char* p, std::size_t n) noexcept
 
 /// True for the code points that print nothing visible: the C1 controls,
 /// line and paragraph separators, zero-width and direction marks, invisible
-/// operators and the byte-order mark (U+FEFF), among others.
+/// operators, variation selectors, tag characters, Hangul fillers and the
+/// byte-order mark (U+FEFF).
 constexpr bool invisible_code_point(std::uint32_t c) noexcept {
-    return (c >= 0x80 && c <= 0x9f) || c == 0xad || c == 0x61c || c == 0x180e || (c >= 0x200b && c <= 0x200f) ||
-           (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x206f) || c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb);
+    return (c >= 0x80 && c <= 0x9f) || c == 0xad || c == 0x34f || c == 0x61c || c == 0x115f || c == 0x1160 ||
+           c == 0x180e || (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x206f) ||
+           c == 0x3164 || (c >= 0xfe00 && c <= 0xfe0f) || c == 0xfeff || c == 0xffa0 || (c >= 0xfff9 && c <= 0xfffb) ||
+           (c >= 0xe0000 && c <= 0xe007f);
 }
 
 /// `s` with every byte that a terminal should not receive raw written as
