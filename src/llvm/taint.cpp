@@ -163,10 +163,7 @@ void taint_analysis::external_call(analysis_context& cx, const L::CallBase& c, f
         }
         if (!tags) continue;
         if (tags->ret_source && x) out.gen(*x);
-        for (unsigned k : tagged_args(tags->source_params, tags->all_params_source, tags->source_params_from, c.arg_size()))
-            for_each_argument_object(pts, c.getArgOperand(k), [&](object_id o) {  // (vscanf: what its va_list reaches)
-                if (relevant(o)) out.gen(cx.facts().object(o));
-            });
+        gen_source_arguments(cx, c, *tags, nullptr, out);
         for (object_id o : sanitized_objects(c, *tags)) out.kill(cx.facts().object(o));
     }
     if (result_default && x) {
@@ -233,18 +230,22 @@ void taint_analysis::call_flow(analysis_context& cx, const L::CallBase& c, const
     // what this call's arguments point to, in this caller's context: what
     // the callee leaves tainted there comes back after the return
     // (`initial_seeds` seeds them at an entry, which no call opens).
-    if (const function_tags* tags = tags_of(callee))
-        for (unsigned k : tagged_args(tags->source_params, tags->all_params_source, tags->source_params_from,
-                                      static_cast<unsigned>(std::min<std::size_t>(callee.arg_size(), c.arg_size())))) {
-            out.gen(cx.facts().value(callee.getArg(k)));
-            for_each_argument_object(cx.pointers(), c.getArgOperand(k), [&](object_id o) {
-                if (relevant(o)) out.gen(cx.facts().object(o));
-            });
-        }
+    if (const function_tags* tags = tags_of(callee)) gen_source_arguments(cx, c, *tags, &callee, out);
     // A variadic callee's extra arguments: its varargs object, which va_arg reads.
     if (const object_id v = cx.pointers().varargs_object(callee); v != ~0u && relevant(v))
         for (unsigned k = static_cast<unsigned>(callee.arg_size()); k < c.arg_size(); ++k)
             if (auto af = cx.value_fact(c.getArgOperand(k))) out.transfer(*af, cx.facts().object(v));
+}
+
+void taint_analysis::gen_source_arguments(analysis_context& cx, const L::CallBase& c, const function_tags& tags,
+                                          const L::Function* body, flow& out) const {
+    const std::size_t n = body ? std::min<std::size_t>(body->arg_size(), c.arg_size()) : c.arg_size();
+    for (unsigned k : tagged_args(tags.source_params, tags.all_params_source, tags.source_params_from, static_cast<unsigned>(n))) {
+        if (body) out.gen(cx.facts().value(body->getArg(k)));
+        for_each_argument_object(cx.pointers(), c.getArgOperand(k), [&](object_id o) {  // (vscanf: what its va_list reaches)
+            if (relevant(o)) out.gen(cx.facts().object(o));
+        });
+    }
 }
 
 std::vector<object_id> taint_analysis::sanitized_objects(const L::CallBase& c, const function_tags& tags) const {

@@ -51,6 +51,11 @@ private:
     std::vector<object_id> sanitized_objects(const ::llvm::CallBase& c, const function_tags& tags) const;
     /// The effect of a call to a function without a body.
     void external_call(analysis_context& cx, const ::llvm::CallBase& c, flow& out);
+    /// Taints, at call `c` of a function with `tags`, what its arguments
+    /// tagged `source` point to (the relevant objects), and with `body` (the
+    /// callee, defined) those parameters too.
+    void gen_source_arguments(analysis_context& cx, const ::llvm::CallBase& c, const function_tags& tags,
+                              const ::llvm::Function* body, flow& out) const;
     /// Objects whose taint can matter (written by something that may carry taint).
     bool relevant(object_id o) const { return o < relevant_.size() && relevant_[o]; }
     /// Calls `visit(node, call, callee, k, argument)` for every argument k
