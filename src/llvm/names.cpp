@@ -9,6 +9,7 @@
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <weir/llvm/findings.hpp>
 #include <weir/llvm/taint_config.hpp>
@@ -74,7 +75,16 @@ bool debug_unsigned(const L::Value& v) {
 std::string source_name(const L::Value& v) {
     if (std::string n = debug_name(v); !n.empty()) return n;
     if (v.hasName()) return v.getName().str();
-    return "<unnamed>";
+    // An unnamed value's IR name is its slot: `%5` (or `@0` for a global).
+    std::string out;
+    L::raw_string_ostream os(out);
+    v.printAsOperand(os, /*PrintType=*/false);
+    return os.str();
+}
+
+bool has_source_name(const L::Value& v, L::StringRef name) {
+    if (const L::DIVariable* var = debug_variable(v)) return name_of(var) == name;
+    return v.hasName() && v.getName() == name;
 }
 
 std::string short_function_name(L::StringRef ir_name) {

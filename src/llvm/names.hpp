@@ -9,8 +9,14 @@
 namespace weir::llvm {
 
 /// The source-level name of a variable: the debug information's name of an
-/// alloca or global (or of a value `llvm.dbg.value` describes), else its IR name.
+/// alloca or global (or of a value `llvm.dbg.value` describes), else its IR
+/// name (`%5` for an unnamed instruction: this prints the function's slots,
+/// so it is for findings, not for loops over many values).
 std::string source_name(const ::llvm::Value& v);
+
+/// True when `source_name(v)` would be `name` (without printing slots: a
+/// config's variable name never names an unnamed value).
+bool has_source_name(const ::llvm::Value& v, ::llvm::StringRef name);
 
 /// The debug information's name of an alloca or global (or of a value
 /// `llvm.dbg.value` describes); empty when it names none.

@@ -88,10 +88,10 @@ void taint_analysis::for_each_source_variable(Visit&& visit) const {
         for (object_id o = 0; o < pts.objects().size(); ++o) {
             const memory_object& obj = pts.objects()[o];
             if (obj.kind == object_kind::global && (v.scope.empty() || v.scope == "global" || v.scope == "::") &&
-                source_name(*obj.site) == v.name)
+                has_source_name(*obj.site, v.name))
                 visit(static_cast<const L::Function*>(nullptr), pts.group_of(o));
             else if (obj.kind == object_kind::stack && obj.owner && in_scope(*obj.owner, v.scope) &&
-                     source_name(*obj.site) == v.name)
+                     has_source_name(*obj.site, v.name))
                 visit(obj.owner, pts.group_of(o));
         }
     }

@@ -121,6 +121,21 @@ C
 python3 "$tmp/sarif_check.py" "$tmp/u.sarif" 1+ >"$tmp/uris" &&
   python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["results"][0]; assert r["ruleId"] == "uninit" and r["locations"][0]["physicalLocation"]["region"]["startLine"] == 4, r' "$tmp/u.sarif"
 check "sarif: uninit" $? "$(cat "$tmp/u.sarif" "$tmp/err")"
+# Without debug information and value names, the variable is the IR name (`%2`), not a placeholder.
+"$CLANG" -emit-llvm -S -O0 -Xclang -disable-O0-optnone "$tmp/u.c" -o "$tmp/u-unnamed.ll"
+"$WEIR" analyze "$tmp/u-unnamed.ll" --analysis uninit --format json >"$tmp/u-unnamed.json" 2>"$tmp/err"
+python3 - "$tmp/u-unnamed.json" "$tmp/u-unnamed.ll" <<'PY'
+import json, re, sys
+found = json.load(open(sys.argv[1]))["findings"]
+ir = open(sys.argv[2]).read()
+assert found, "no finding"
+for f in found:
+    v = f["variable"]
+    assert re.fullmatch(r"%[0-9]+", v), v                   # the slot of an unnamed value
+    assert re.search(re.escape(v) + r" = alloca", ir), v     # the local's alloca, as the IR names it
+    assert f["message"] == f"use of uninitialized value '{v}'", f
+PY
+check "uninit: an unnamed local is named by its IR slot" $? "$(cat "$tmp/u-unnamed.json" "$tmp/err")"
 printf 'int source(void);\nvoid sink(int);\nint main(void) { source(); sink(1); return 0; }\n' >"$tmp/clean.c"
 "$WEIR" analyze "$tmp/clean.c" --format sarif >"$tmp/clean.sarif" 2>"$tmp/err"
 python3 "$tmp/sarif_check.py" "$tmp/clean.sarif" 0 >/dev/null
