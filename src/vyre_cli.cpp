@@ -68,11 +68,18 @@ int help() {
     return 0;
 }
 
+/// Reads the whole file at `path` into `out`; false when it cannot (a
+/// missing file, a directory, a read error), never an exception.
 bool read_file(const std::string& path, std::string& out) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return false;
-    out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-    return true;
+    std::FILE* fp = std::fopen(path.c_str(), "rb");
+    if (!fp) return false;
+    out.clear();
+    char block[1 << 16];
+    std::size_t got = 0;
+    while ((got = std::fread(block, 1, sizeof block, fp)) > 0) out.append(block, got);
+    const bool ok = std::ferror(fp) == 0;  // (reading a directory fails here: EISDIR)
+    std::fclose(fp);
+    return ok;
 }
 
 /// Parses one value of element type `t` into its stored little-endian bytes.

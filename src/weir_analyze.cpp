@@ -198,9 +198,7 @@ int cmd_analyze(int argc, char** argv) {
     if (auto bad = check_backend(backend)) return *bad;
     if (opt.analysis == "lca") {
         if (format == "sarif") return usage("--format sarif is for findings; lca prints values (text or json)");
-        if (opt.witness) return usage("--witness is for findings; lca prints values");
-        if (opt.witness_budget != 0) return usage("--witness-budget is for findings; lca prints values");
-        if (fail_on_findings) return usage("--fail-on-findings is for findings; lca prints values");
+        // --witness, --witness-budget and --fail-on-findings concern findings: lca has none (exit 0).
     }
 
     weir::llvm::stop_on_llvm_fatal_errors("weir");
@@ -246,6 +244,18 @@ int cmd_analyze(int argc, char** argv) {
                       << " t_fixpoint=" << st.seconds_solve << " t_extract=" << st.seconds_extract
                       << " t_report=" << tm.report << "\n";
         }
+    } catch (const weir::llvm::nothing_to_analyze& e) {
+        // Not bad input: no findings (no values), said on stderr, exit 0.
+        bar.done();
+        std::string where = load.compile_commands_dir.empty() ? "" : "-p " + load.compile_commands_dir;
+        for (const std::string& in : load.inputs) where += (where.empty() ? "" : ", ") + in;
+        std::cerr << "weir: note: " << where << ": " << e.message() << "\n";
+        if (opt.analysis == "lca") {
+            if (format == "json") weir::llvm::write_lca_json(std::cout, {});
+            else weir::llvm::write_lca_text(std::cout, {});
+            return 0;
+        }
+        analysis = opt.analysis;
     } catch (const weir::llvm::input_error& e) {
         bar.done();
         std::cerr << "weir: " << e.what() << "\n";

@@ -316,7 +316,10 @@ std::vector<lca_value> lca_analysis::values(analysis_context& cx, const weir::id
         const memory_object& obj = pts.objects()[o];
         if (!integer_variable(obj.site)) continue;
         const auto f = cx.facts().find_object(pts.group_of(o));
-        const std::string name = debug_name(*obj.site);  // source variables only (not clang's `retval` slot)
+        // Source variables only: an alloca with a debug name (not clang's `retval`
+        // slot), a global by its debug name or, declared without one (`extern`), its IR name.
+        std::string name = debug_name(*obj.site);
+        if (name.empty() && obj.kind == object_kind::global && obj.site->hasName()) name = obj.site->getName().str();
         if (!f || name.empty()) continue;
         const var v{*f, name, variable_type(obj.site)->getIntegerBitWidth(), debug_unsigned(*obj.site)};
         if (obj.kind == object_kind::global) {

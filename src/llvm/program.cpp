@@ -76,9 +76,12 @@ program::program(const L::Module& m, const std::vector<std::string>& entry_names
             if (!f.isDeclaration() && !f.hasLocalLinkage()) entries_.push_back(&f);
     }
     if (entries_.empty())
-        throw input_error(m.getModuleIdentifier(), 0,
-                          "nothing to analyze: no externally visible function with a body (name one with --entry)");
-    const bool has_main = entries_.size() == 1 && entries_[0]->getName() == "main";
+        throw nothing_to_analyze(m.getModuleIdentifier(), 0,
+                                 "nothing to analyze: no externally visible function with a body (name one with --entry)");
+    // `main` among the entries: constructors run before it and destructors after it.
+    for (const L::Function* e : entries_)
+        if (e->getName() == "main") main_ = e;
+    const bool has_main = main_ != nullptr;
     if (has_main) {
         ctors_ = structors(m, "llvm.global_ctors");
         // At exit: the functions named at atexit/__cxa_atexit calls (a C++

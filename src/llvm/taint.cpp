@@ -142,17 +142,21 @@ void taint_analysis::external_call(analysis_context& cx, const L::CallBase& c, f
         unsigned dst = 0, src = 1;
         const function_tags* tags = tags_of(*t);
         if (detail::copies_into(*t, dst, src) && c.arg_size() > dst) {
-            // Data of the source arguments (and what they point to) goes into the destination's memory.
+            // What the source arguments point to, and every tainted argument
+            // (a size or a flag too), goes into the destination's memory.
             const bool all = detail::copies_all_following(*t);
-            for (unsigned k = src; k < c.arg_size() && (all || k == src); ++k) {
+            for (unsigned k = 0; k < c.arg_size(); ++k) {
+                if (k == dst) continue;
                 const L::Value* a = c.getArgOperand(k);
+                const bool source_data = k == src || (all && k > src);
                 for (object_id d : pts.pointees(c.getArgOperand(dst))) {
                     if (!relevant(d)) continue;
                     const fact_id df = cx.facts().object(d);
                     if (auto af = cx.value_fact(a)) out.transfer(*af, df);
-                    for_each_argument_object(pts, a, [&](object_id s) {
-                        if (relevant(s)) out.transfer(cx.facts().object(s), df);
-                    });
+                    if (source_data)
+                        for_each_argument_object(pts, a, [&](object_id s) {
+                            if (relevant(s)) out.transfer(cx.facts().object(s), df);
+                        });
                 }
             }
             if (x) {  // strcpy returns its destination

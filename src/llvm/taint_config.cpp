@@ -86,7 +86,8 @@ const function_tags* taint_config::find(std::string_view ir_name) const {
         if (auto it = functions.find(demangle(ir_name)); it != functions.end()) return &it->second;
         auto [fn, base] = short_names(ir_name);
         if (auto it = functions.find(fn); it != functions.end()) return &it->second;
-        if (auto it = functions.find(base); it != functions.end()) return &it->second;
+        if (match_base_names)
+            if (auto it = functions.find(base); it != functions.end()) return &it->second;
     }
     return nullptr;
 }
@@ -95,6 +96,7 @@ taint_config default_taint_config() {
     taint_config c;
     c.name = "default";
     c.untrusted_command_line = true;
+    c.match_base_names = true;  // "functions whose demangled base name is `source`"
     c.functions["source"].ret_source = true;
     c.functions["sink"].all_params_sink = true;
     c.functions["sanitize"].ret_sanitizer = true;
@@ -126,6 +128,22 @@ taint_config libc_taint_config() {
     for (const char* f : {"fprintf", "vfprintf", "sprintf", "vsprintf", "dprintf", "vdprintf", "syslog", "vsyslog"})
         c.functions[f].sink_params = {1};
     for (const char* f : {"snprintf", "vsnprintf"}) c.functions[f].sink_params = {2};
+    for (const char* f : {"asprintf", "vasprintf"}) c.functions[f].sink_params = {1};
+    // glibc's fortified forms (-D_FORTIFY_SOURCE with optimization): a flag
+    // (and for the buffer ones, sizes) before the format or the buffer.
+    for (const char* f : {"__printf_chk", "__vprintf_chk"}) c.functions[f].sink_params = {1};
+    for (const char* f : {"__fprintf_chk", "__vfprintf_chk", "__dprintf_chk", "__vdprintf_chk", "__syslog_chk",
+                          "__vsyslog_chk", "__asprintf_chk", "__vasprintf_chk"})
+        c.functions[f].sink_params = {2};
+    for (const char* f : {"__sprintf_chk", "__vsprintf_chk"}) c.functions[f].sink_params = {3};
+    for (const char* f : {"__snprintf_chk", "__vsnprintf_chk"}) c.functions[f].sink_params = {4};
+    for (const char* f : {"__fgets_chk", "__gets_chk", "__fgets_unlocked_chk"}) {
+        c.functions[f].ret_source = true;
+        c.functions[f].source_params = {0};
+    }
+    for (const char* f : {"__fread_chk", "__fread_unlocked_chk"}) c.functions[f].source_params = {0};
+    for (const char* f : {"__read_chk", "__recv_chk", "__recvfrom_chk", "__pread_chk", "__pread64_chk"})
+        c.functions[f].source_params = {1};
     return c;
 }
 

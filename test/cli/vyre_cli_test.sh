@@ -88,6 +88,7 @@ expect_fail parse-error 2 "broken.vyre:" "$VYRE" run "$tmp/broken.vyre"
 expect_fail missing-input 2 "missing --input for buffer 'b'" "$VYRE" run "$tmp/xor.vyre" --input a=1,2,3,4
 expect_fail unknown-input 2 "no buffer 'zz'" "$VYRE" run "$tmp/xor.vyre" --input zz=1
 expect_fail bad-values 2 "neither a list" "$VYRE" run "$tmp/xor.vyre" --input a=1,x --input b=1
+expect_fail directory-input 2 "neither a list" "$VYRE" run "$tmp/xor.vyre" --input a="$tmp" --input b=1
 expect_fail size-mismatch 2 "not a multiple" "$VYRE" run "$tmp/xor.vyre" --input "a=$tmp/broken.vyre" --input b=1
 # An endless program stops at the step budget with status 1 and says so.
 printf '(program spin (workgroup 1 1 1)\n  (buffer out 0 output u32 1)\n  (loop a 0 4294967295 (loop b 0 4294967295 (store out 0 b))))\n' >"$tmp/spin.vyre"
@@ -98,6 +99,11 @@ expect_out step-budget-zero-is-none "out: 0 0 1 6 12 34 57 84" "$VYRE" run "$DAT
 expect_fail step-budget-bad 2 "step-budget needs a count" "$VYRE" run "$DATA/nested_loops.vyre" --step-budget many
 expect_fail unknown-backend 2 "no backend called 'nope'" "$VYRE" run "$tmp/xor.vyre" --backend nope --input a=1 --input b=1
 expect_fail no-file 2 "cannot read" "$VYRE" run "$tmp/none.vyre"
+# A directory where a file belongs: a diagnostic and status 2, not an abort.
+mkdir -p "$tmp/adir"
+for cmd in run check fmt; do
+  expect_fail "directory as the program ($cmd)" 2 "cannot read" "$VYRE" $cmd "$tmp/adir"
+done
 
 # --help and --version: stdout, status 0, nothing on stderr; no command is a usage error
 for args in "--help" "-h" "help" "run --help" "check --help" "fmt -h" "backends --help"; do

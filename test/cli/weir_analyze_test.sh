@@ -121,6 +121,19 @@ C
 python3 "$tmp/sarif_check.py" "$tmp/u.sarif" 1+ >"$tmp/uris" &&
   python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["results"][0]; assert r["ruleId"] == "uninit" and r["locations"][0]["physicalLocation"]["region"]["startLine"] == 4, r' "$tmp/u.sarif"
 check "sarif: uninit" $? "$(cat "$tmp/u.sarif" "$tmp/err")"
+# Nothing to start from (only static functions, or an empty file): no findings, a note, status 0.
+printf 'static int helper(int x) { return x + 1; }\n' >"$tmp/static_only.c"
+: >"$tmp/empty.c"
+for f in static_only.c empty.c; do
+  "$WEIR" analyze "$tmp/$f" --format json >"$tmp/nothing.json" 2>"$tmp/err"; st=$?
+  [ $st = 0 ] && grep -q "note: .*$f: nothing to analyze" "$tmp/err" &&
+    python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["findings"] == []' "$tmp/nothing.json"
+  check "nothing to analyze in $f: status 0, no findings, the file named" $? "status $st: $(cat "$tmp/err" "$tmp/nothing.json")"
+done
+"$WEIR" analyze "$tmp/empty.c" --analysis lca --format json >"$tmp/nothing.json" 2>"$tmp/err" &&
+  python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == {"analysis": "lca", "values": []}' "$tmp/nothing.json"
+check "nothing to analyze, lca: no values, status 0" $? "$(cat "$tmp/err" "$tmp/nothing.json")"
+expect_fail "--entry naming no function: status 2" 2 "no function with a body" "$WEIR" analyze "$tmp/static_only.c" --entry nope
 # Without debug information and value names, the variable is the IR name (`%2`), not a placeholder.
 "$CLANG" -emit-llvm -S -O0 -Xclang -disable-O0-optnone "$tmp/u.c" -o "$tmp/u-unnamed.ll"
 "$WEIR" analyze "$tmp/u-unnamed.ll" --analysis uninit --format json >"$tmp/u-unnamed.json" 2>"$tmp/err"
@@ -276,8 +289,15 @@ head -1 "$tmp/lca.ide" | grep -q "^ide 1 linear" && "$WEIR" solve "$tmp/lca.ide"
   grep -q "=12" "$tmp/lca-t.txt"
 check "lca --emit-ifds writes an .ide problem that weir solve solves" $? "$(head -3 "$tmp/lca.ide")"
 expect_fail "lca refuses sarif" 2 "sarif" "$WEIR" analyze "$tmp/lca.c" --analysis lca --format sarif
-expect_fail "lca refuses --witness" 2 "witness" "$WEIR" analyze "$tmp/lca.c" --analysis lca --witness
-expect_fail "lca refuses --witness-budget" 2 "witness-budget" "$WEIR" analyze "$tmp/lca.c" --analysis lca --witness-budget 1M
+# The options about findings are accepted and change nothing: lca has values, no findings (exit 0).
+"$WEIR" analyze "$tmp/lca.c" --analysis lca --format json >"$tmp/lca-plain.json"
+for extra in --fail-on-findings --witness "--witness-budget 1M"; do
+  # shellcheck disable=SC2086
+  "$WEIR" analyze "$tmp/lca.c" --analysis lca --format json $extra >"$tmp/lca-extra.json" 2>"$tmp/err"
+  st=$?
+  [ $st = 0 ] && cmp -s "$tmp/lca-plain.json" "$tmp/lca-extra.json"
+  check "lca with $extra: the same values, exit 0" $? "status $st: $(cat "$tmp/err")"
+done
 # cuda (both stages on the GPU, stage 2 as the IR kernels): the values of cpu where built and a GPU is
 # there, else status 4 (no device) or 2 (not built), saying so.
 "$WEIR" analyze "$tmp/lca.c" --analysis lca --backend cuda >"$tmp/lca-cuda-out" 2>"$tmp/lca-cuda"; st=$?

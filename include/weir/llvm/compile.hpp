@@ -80,7 +80,7 @@ weir::ifds::problem compile_into(const program& prog, A& a, fact_table& facts, R
 
     std::vector<std::pair<node_id, const ::llvm::Function*>> root_calls;
     for (const auto* f : prog.constructors()) root_calls.emplace_back(0, f);
-    if (prog.root() != ~0u) root_calls.emplace_back(0, prog.entries()[0]);
+    if (prog.root() != ~0u) root_calls.emplace_back(0, prog.root_entry());
     for (const auto* f : prog.destructors()) root_calls.emplace_back(0, f);
     std::size_t next_root_call = 0;
 
@@ -144,12 +144,10 @@ weir::ifds::problem compile_into(const program& prog, A& a, fact_table& facts, R
         b.retflow(site, q, rf.take());
         if (!ctr.is_identity()) b.ctrflow(site, ctr.take());
     }
-    std::vector<node_id> starts;  // the program's start: the root, or each entry
-    if (prog.root() != ~0u) {
-        starts.push_back(prog.start_node(prog.root()));
-    } else {
-        for (const auto* e : prog.entries()) starts.push_back(prog.start_node(prog.procedure_of(*e)));
-    }
+    std::vector<node_id> starts;  // the program's start: the root (for main), and each other entry
+    if (prog.root() != ~0u) starts.push_back(prog.start_node(prog.root()));
+    for (const auto* e : prog.entries())
+        if (e != prog.root_entry()) starts.push_back(prog.start_node(prog.procedure_of(*e)));
     std::set<std::pair<node_id, fact_id>> seeded;  // a seed once (the builder refuses repeats; values join later)
     auto seed_at = [&](node_id s, fact_id f) {
         if (seeded.insert({s, f}).second) b.seed(s, f);

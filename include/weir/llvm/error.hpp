@@ -37,4 +37,13 @@ private:
     std::string message_;
 };
 
+/// A module with nothing to start from: no `main` and no externally visible
+/// function with a body (a file of `static` functions, an empty file), and
+/// no `--entry`. Not bad input: `weir analyze` says so on stderr, reports
+/// nothing and exits 0. An `input_error`, for callers that treat it as one.
+class nothing_to_analyze : public input_error {
+public:
+    using input_error::input_error;
+};
+
 } // namespace weir::llvm

@@ -87,8 +87,12 @@ public:
     std::uint32_t return_node(const ::llvm::CallBase& call) const;
     /// True when instruction nodes skip `i` (debug intrinsics).
     static bool skipped(const ::llvm::Instruction& i);
-    /// The root procedure (constructors, main, destructors), or ~0u.
+    /// The root procedure (constructors, main, destructors), or ~0u: there
+    /// is one when `main` is an entry and the module has constructors or
+    /// destructors; the other entries start on their own.
     std::uint32_t root() const { return root_; }
+    /// The entry the root procedure calls (`main`), or null when there is no root.
+    const ::llvm::Function* root_entry() const { return root_ == ~0u ? nullptr : main_; }
 
     /// The value slot of an SSA value (argument or instruction with a
     /// result), unique in the module, or ~0u for anything else. Values of
@@ -116,6 +120,7 @@ private:
     ::llvm::DenseMap<const ::llvm::Instruction*, std::uint32_t> node_of_;
     ::llvm::DenseMap<const ::llvm::Instruction*, std::uint32_t> invoke_ret_;
     std::uint32_t root_ = ~0u;
+    const ::llvm::Function* main_ = nullptr;  // `main`, when it is an entry
     ::llvm::DenseMap<const ::llvm::Value*, std::uint32_t> slot_;
     std::uint32_t slot_count_ = 0;
     void assign_slots(const ::llvm::Function& f);

@@ -39,14 +39,19 @@ struct variable_tag {
 /// A taint configuration.
 struct taint_config {
     std::string name;  ///< the file's `name`, or `default` / `libc`
-    /// By function name, as written (IR name, demangled name, or demangled base name).
+    /// By function name, as written (IR name, demangled name with or without
+    /// its parameter list; in the default configuration, the demangled base name).
     std::map<std::string, function_tags, std::less<>> functions;
     std::vector<variable_tag> variables;
     /// `main`'s parameters (and what argv points to) are tainted at entry.
     bool untrusted_command_line = false;
+    /// Names also match a C++ function's base name, without scopes (`source`
+    /// matches `ns::source(int)`): the default configuration's rule, not a file's.
+    bool match_base_names = false;
 
     /// The tags of a function by its IR name, or nullptr. Tries the IR name,
-    /// the demangled name, and the demangled name without its parameter list.
+    /// the demangled name, the demangled name without its parameter list and,
+    /// with `match_base_names`, the base name.
     const function_tags* find(std::string_view ir_name) const;
 };
 
