@@ -260,7 +260,11 @@ void lca_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, id
         // of a constant fold, of a variable are not linear (bottom).
         const operand a = operand_of(cx, cast->getOperand(0));
         const unsigned from = cast->getSrcTy()->getIntegerBitWidth(), to = i.getType()->getIntegerBitWidth();
-        if (cast->getOpcode() == L::Instruction::SExt) assign(out, x, a);
+        if (cast->getOpcode() == L::Instruction::SExt) {
+            const auto settled = a.kind == operand::fact ? sext_.find(&i) : sext_.end();
+            if (settled == sext_.end()) assign(out, x, a);  // (a constant operand is sign-extended already)
+            else out.gen(x, settled->second.result ? lin::constant(*settled->second.result) : lin::bottom());
+        }
         else if (a.kind == operand::constant && cast->getOpcode() == L::Instruction::ZExt)
             out.gen(x, lin::constant(from >= 64 ? a.c : static_cast<std::int64_t>(static_cast<std::uint64_t>(a.c) & ((std::uint64_t{1} << from) - 1))));
         else if (a.kind == operand::constant && cast->getOpcode() == L::Instruction::Trunc)
@@ -299,6 +303,37 @@ void lca_analysis::call_to_return_flow(analysis_context& cx, const L::CallBase& 
     detail::call_to_return(cx, c, [&](object_id o) { return variable(o); }, [&](flow&) { external_call(cx, c, out); }, out);
     if (!cx.prog().may_call_external(c))  // the globals went through the callees (else they also go around)
         for (object_id o : globals_) out.kill(cx.facts().object(o));
+}
+
+std::size_t lca_analysis::settle_sign_extensions(analysis_context& cx, const weir::ide::solution<family>& s) {
+    std::size_t changed = 0;
+    for (const L::Function* fn : prog_->procedures()) {
+        if (!fn) continue;
+        for (const L::BasicBlock& b : *fn)
+            for (const L::Instruction& i : b) {
+                const auto* cast = L::dyn_cast<L::SExtInst>(&i);
+                if (!cast || !cast->getSrcTy()->isIntegerTy()) continue;
+                const auto f = cx.value_fact(cast->getOperand(0));
+                const std::uint32_t n = prog_->node_of(i);
+                if (!f || n == ~0u || n >= s.at.size()) continue;
+                // the operand's value before the cast (over every context)
+                const auto& held = s.at[n];
+                auto it = std::lower_bound(held.begin(), held.end(), *f, [](const auto& e, fact_id k) { return e.first < k; });
+                if (it == held.end() || it->first != *f) continue;  // not reached
+                const bool one = it->second.k == lin::kind::constant;
+                const unsigned bits = cast->getSrcTy()->getIntegerBitWidth();
+                const auto found = sext_.find(&i);
+                if (found == sext_.end()) {
+                    if (!one || sign_extend(static_cast<std::uint64_t>(it->second.c), bits) == it->second.c) continue;
+                    sext_[&i] = {it->second.c, sign_extend(static_cast<std::uint64_t>(it->second.c), bits)};
+                    ++changed;
+                } else if (found->second.result && (!one || it->second.c != found->second.operand)) {
+                    found->second.result.reset();  // the operand moved under the settled function: bottom
+                    ++changed;
+                }
+            }
+    }
+    return changed;
 }
 
 std::vector<lca_value> lca_analysis::values(analysis_context& cx, const weir::ide::solution<family>& s) const {
