@@ -108,6 +108,8 @@ int run_lca(progress& bar, const weir::llvm::load_options& load, const weir::llv
         t = std::chrono::steady_clock::now();
         compiled = weir::llvm::compile_ide_problem(prog, a);
         build_s += seconds_since(t);
+        // written before each solve (as taint and uninit write theirs): the last is the one solved last
+        if (!emit.empty() && !write_problem(bar, emit, weir::ide::print_problem(compiled.problem))) return exit_invalid;
         bar.phase("solving");
         t = std::chrono::steady_clock::now();
         solve_stats.clear();
@@ -119,7 +121,6 @@ int run_lca(progress& bar, const weir::llvm::load_options& load, const weir::llv
         weir::llvm::analysis_context settle(prog, compiled.facts);
         if (a.settle_sign_extensions(settle, *s) == 0) break;
     }
-    if (!emit.empty() && !write_problem(bar, emit, weir::ide::print_problem(compiled.problem))) return exit_invalid;
     t = std::chrono::steady_clock::now();
     weir::llvm::analysis_context cx(prog, compiled.facts);
     const auto values = a.values(cx, *s);

@@ -17,10 +17,17 @@ inline bool copies_into(const ::llvm::Function& f, unsigned& dst, unsigned& firs
     dst = 0;
     first_src = 1;
     if (n.startswith("llvm.memcpy") || n.startswith("llvm.memmove") || n == "memcpy" || n == "memmove" ||
-        n == "strcpy" || n == "strncpy" || n == "strcat" || n == "strncat" || n == "stpcpy" || n == "__memcpy_chk" ||
-        n == "__strcpy_chk" || n == "sprintf" || n == "vsprintf")
+        n == "strcpy" || n == "strncpy" || n == "strcat" || n == "strncat" || n == "stpcpy" || n == "stpncpy" ||
+        n == "sprintf" || n == "vsprintf")
         return true;
-    if (n == "snprintf" || n == "vsnprintf" || n == "__sprintf_chk") {
+    // glibc's fortified forms (-D_FORTIFY_SOURCE): the same, with sizes and flags after the source
+    if (n == "__memcpy_chk" || n == "__memmove_chk" || n == "__strcpy_chk" || n == "__strncpy_chk" ||
+        n == "__strcat_chk" || n == "__strncat_chk" || n == "__stpcpy_chk" || n == "__stpncpy_chk")
+        return true;
+    // from argument 2 on: snprintf's format and what it formats; the fortified
+    // forms' flag and sizes, then those (constants, or tainted arguments)
+    if (n == "snprintf" || n == "vsnprintf" || n == "__sprintf_chk" || n == "__vsprintf_chk" || n == "__snprintf_chk" ||
+        n == "__vsnprintf_chk") {
         first_src = 2;
         return true;
     }

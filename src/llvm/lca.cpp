@@ -352,9 +352,12 @@ std::vector<lca_value> lca_analysis::values(analysis_context& cx, const weir::id
         if (!integer_variable(obj.site)) continue;
         const auto f = cx.facts().find_object(pts.group_of(o));
         // Source variables only: an alloca with a debug name (not clang's `retval`
-        // slot), a global by its debug name or, declared without one (`extern`), its IR name.
+        // slot), a global by its debug name or, when the module only declares it
+        // (`extern`: no debug information here), by its name (demangled); not the
+        // globals the compiler makes (guard variables: defined, no debug name).
         std::string name = debug_name(*obj.site);
-        if (name.empty() && obj.kind == object_kind::global && obj.site->hasName()) name = obj.site->getName().str();
+        if (const auto* g = L::dyn_cast<L::GlobalVariable>(obj.site); name.empty() && g && g->isDeclaration() && g->hasName())
+            name = demangle(g->getName());
         if (!f || name.empty()) continue;
         const var v{*f, name, variable_type(obj.site)->getIntegerBitWidth(), debug_unsigned(*obj.site)};
         if (obj.kind == object_kind::global) {

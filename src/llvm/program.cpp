@@ -12,7 +12,9 @@
 #include <llvm/IR/IntrinsicInst.h>
 
 #include <weir/llvm/error.hpp>
+#include <weir/llvm/taint_config.hpp>
 
+#include "names.hpp"
 #include "scc.hpp"
 
 namespace weir::llvm {
@@ -61,9 +63,11 @@ program::program(const L::Module& m, const std::vector<std::string>& entry_names
     if (!entry_names.empty()) {
         for (const auto& n : entry_names) {
             const L::Function* f = m.getFunction(n);
-            if (!f) {  // a demangled or unmangled C++ name
+            if (!f) {  // a C++ name, demangled with or without its parameter list (`ns::f(int)`, `ns::f`)
                 for (const L::Function& g : m)
-                    if (!g.isDeclaration() && (g.getName() == n)) f = &g;
+                    if (!f && !g.isDeclaration() && g.getName().startswith("_Z") &&
+                        (demangle(g.getName()) == n || short_function_name(g.getName()) == n))
+                        f = &g;
             }
             if (!f || f->isDeclaration())
                 throw input_error("", 0, "--entry " + n + ": no function with a body has this name in the module");

@@ -133,6 +133,17 @@ done
 "$WEIR" analyze "$tmp/empty.c" --analysis lca --format json >"$tmp/nothing.json" 2>"$tmp/err" &&
   python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == {"analysis": "lca", "values": []}' "$tmp/nothing.json"
 check "nothing to analyze, lca: no values, status 0" $? "$(cat "$tmp/err" "$tmp/nothing.json")"
+cat >"$tmp/entry.cpp" <<'CPP'
+int source();
+void sink(int);
+namespace ns {
+void other(int x) { sink(x); }
+}
+CPP
+for e in "ns::other(int)" "ns::other" _ZN2ns5otherEi; do
+  "$WEIR" analyze "$tmp/entry.cpp" --analysis uninit --entry "$e" --format json >"$tmp/entry.json" 2>"$tmp/err"
+  check "--entry '$e' names a C++ function" $? "$(cat "$tmp/err")"
+done
 expect_fail "--entry naming no function: status 2" 2 "no function with a body" "$WEIR" analyze "$tmp/static_only.c" --entry nope
 # Without debug information and value names, the variable is the IR name (`%2`), not a placeholder.
 "$CLANG" -emit-llvm -S -O0 -Xclang -disable-O0-optnone "$tmp/u.c" -o "$tmp/u-unnamed.ll"
