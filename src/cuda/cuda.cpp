@@ -757,7 +757,12 @@ struct cuda_state {
     }
 
     result<timed<std::vector<bytes>>> dispatch(const ir::program& p, std::span<const bytes_view> inputs, const dispatch_config& c) {
-        VYRE_TRY(ready());
+        if (auto r = ready(); !r) {
+            // Inputs that fit no device (a wrong size) are the caller's error first.
+            std::vector<bytes> scratch;
+            if (auto b = bind_host_inputs(p, inputs, scratch); !b) return make_unexpected(b.error());
+            return make_unexpected(r.error());
+        }
         const auto t0 = clock::now();
         auto st = staging(host_bytes(p, inputs));
         if (!st) return make_unexpected(st.error());

@@ -99,6 +99,13 @@ expect_out step-budget-zero-is-none "out: 0 0 1 6 12 34 57 84" "$VYRE" run "$DAT
 expect_fail step-budget-bad 2 "step-budget needs a count" "$VYRE" run "$DATA/nested_loops.vyre" --step-budget many
 expect_fail unknown-backend 2 "no backend called 'nope'" "$VYRE" run "$tmp/xor.vyre" --backend nope --input a=1 --input b=1
 expect_fail no-file 2 "cannot read" "$VYRE" run "$tmp/none.vyre"
+# A wrong-sized input is status 2 on every backend, cuda too (with no device, the input is
+# still the error that is reported; a build without cuda says so, also with 2).
+printf '(program io (workgroup 1 1 1)\n  (buffer a 0 read u32 3)\n  (buffer o 1 output u32 2))\n' >"$tmp/io.vyre"
+for b in cpu-ref cpu cuda; do
+  "$VYRE" run "$tmp/io.vyre" --backend $b --input a=1,2 >"$tmp/out" 2>"$tmp/err"; rc=$?
+  check "wrong-sized input on $b: status 2" "$([ $rc = 2 ] && echo 0 || echo 1)" "status $rc: $(cat "$tmp/err")"
+done
 # A directory where a file belongs: a diagnostic and status 2, not an abort.
 mkdir -p "$tmp/adir"
 for cmd in run check fmt; do
