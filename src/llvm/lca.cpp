@@ -84,6 +84,15 @@ std::optional<std::int64_t> fold_division(unsigned opcode, std::int64_t a, std::
     }
 }
 
+/// The value solution `s` holds for fact `f` at node `n` (before its
+/// instruction, over every context), or null where `f` does not hold there.
+const lin::value* held_at(const weir::ide::solution<lin>& s, std::uint32_t n, fact_id f) {
+    if (n >= s.at.size()) return nullptr;
+    const auto& held = s.at[n];
+    auto it = std::lower_bound(held.begin(), held.end(), f, [](const auto& e, fact_id k) { return e.first < k; });
+    return it != held.end() && it->first == f ? &it->second : nullptr;
+}
+
 /// `f` after the edge is bottom, whatever it was (a write the analysis does not follow).
 void set_bottom(ide_flow<lin>& out, fact_id f) {
     out.kill(f);
@@ -314,20 +323,17 @@ std::size_t lca_analysis::settle_sign_extensions(analysis_context& cx, const wei
                 const auto* cast = L::dyn_cast<L::SExtInst>(&i);
                 if (!cast || !cast->getSrcTy()->isIntegerTy()) continue;
                 const auto f = cx.value_fact(cast->getOperand(0));
-                const std::uint32_t n = prog_->node_of(i);
-                if (!f || n == ~0u || n >= s.at.size()) continue;
-                // the operand's value before the cast (over every context)
-                const auto& held = s.at[n];
-                auto it = std::lower_bound(held.begin(), held.end(), *f, [](const auto& e, fact_id k) { return e.first < k; });
-                if (it == held.end() || it->first != *f) continue;  // not reached
-                const bool one = it->second.k == lin::kind::constant;
-                const unsigned bits = cast->getSrcTy()->getIntegerBitWidth();
+                if (!f) continue;
+                const lin::value* v = held_at(s, prog_->node_of(i), *f);  // the operand's value before the cast
+                if (!v) continue;                                          // not reached
+                const bool one = v->k == lin::kind::constant;
+                const std::int64_t widened = sign_extend(static_cast<std::uint64_t>(v->c), cast->getSrcTy()->getIntegerBitWidth());
                 const auto found = sext_.find(&i);
                 if (found == sext_.end()) {
-                    if (!one || sign_extend(static_cast<std::uint64_t>(it->second.c), bits) == it->second.c) continue;
-                    sext_[&i] = {it->second.c, sign_extend(static_cast<std::uint64_t>(it->second.c), bits)};
+                    if (!one || widened == v->c) continue;
+                    sext_[&i] = {v->c, widened};
                     ++changed;
-                } else if (found->second.result && (!one || it->second.c != found->second.operand)) {
+                } else if (found->second.result && (!one || v->c != found->second.operand)) {
                     found->second.result.reset();  // the operand moved under the settled function: bottom
                     ++changed;
                 }
@@ -373,11 +379,9 @@ std::vector<lca_value> lca_analysis::values(analysis_context& cx, const weir::id
         }
     }
     auto constant_at = [&](std::uint32_t node, fact_id f) -> std::optional<std::int64_t> {
-        if (node >= s.at.size()) return std::nullopt;
-        const auto& facts = s.at[node];
-        auto it = std::lower_bound(facts.begin(), facts.end(), f, [](const auto& e, fact_id k) { return e.first < k; });
-        if (it == facts.end() || it->first != f || it->second.k != lin::kind::constant) return std::nullopt;
-        return it->second.c;
+        const lin::value* v = held_at(s, node, f);
+        if (!v || v->k != lin::kind::constant) return std::nullopt;
+        return v->c;
     };
     std::vector<lca_value> out;
     for (const L::Function* fn : prog_->procedures()) {
