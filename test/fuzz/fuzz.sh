@@ -56,8 +56,9 @@ dict_of() {
   esac
 }
 
-# The compiler flags of every fuzz object and link (clang, libFuzzer, ASan + UBSan).
-FUZZ_CXXFLAGS=(-std=c++20 -O1 -g -ffp-contract=off -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
+# The compiler flags of every fuzz object and link (clang, libFuzzer, ASan + UBSan;
+# -g1: line tables, enough for the sanitizers' stack traces).
+FUZZ_CXXFLAGS=(-std=c++20 -O1 -g1 -ffp-contract=off -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
 
 # True when build-fuzz/fuzz_TARGET is missing or older than a source it uses.
 stale() {
