@@ -34,6 +34,7 @@
 #include <weir/llvm/lca.hpp>
 #include <weir/llvm/program.hpp>
 #include <weir/llvm/module_loader.hpp>
+#include <weir/llvm/taint_config.hpp>
 #endif
 
 namespace weir_cli {
@@ -85,6 +86,9 @@ bool write_problem(progress& bar, const std::string& path, const std::string& te
 /// on `backend`, its constant values by source line.
 int run_lca(progress& bar, const weir::llvm::load_options& load, const weir::llvm::analyze_options& opt,
             const std::string& backend, bool json, bool stats, const std::string& emit) {
+    // lca reads no taint configuration, but a malformed one given is bad
+    // input here as for taint and uninit (reported before any work)
+    if (!opt.config.empty()) (void)weir::llvm::load_taint_config(opt.config);
     auto t = std::chrono::steady_clock::now();
     bar.phase("loading IR");
     ::llvm::LLVMContext ctx;
@@ -119,7 +123,7 @@ int run_lca(progress& bar, const weir::llvm::load_options& load, const weir::llv
         s = std::move(*solved);
         solve_s += seconds_since(t);
         weir::llvm::analysis_context settle(prog, compiled.facts);
-        if (a.settle_sign_extensions(settle, *s) == 0) break;
+        if (a.settle_extensions(settle, *s) == 0) break;
     }
     t = std::chrono::steady_clock::now();
     weir::llvm::analysis_context cx(prog, compiled.facts);
@@ -164,7 +168,7 @@ int cmd_analyze(int argc, char** argv) {
             opt.analysis = *v;
         } else if (a == "--config") {
             auto v = value();
-            if (!v) return usage("--config needs a file (or libc)");
+            if (!v || v->empty()) return usage("--config needs a file (or libc)");
             opt.config = *v;
         } else if (a == "--entry") {
             auto v = value();

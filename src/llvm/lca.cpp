@@ -58,6 +58,16 @@ std::int64_t sign_extend(std::uint64_t u, unsigned bits) {
     return static_cast<std::int64_t>((u ^ m) - m);
 }
 
+/// Integer cast `op` (trunc, sext or zext from `from` to `to` bits) of a
+/// value held exactly modulo 2^from, as the machine computes it (read
+/// signed in `to` bits, as every value is kept).
+std::int64_t extended(unsigned op, std::int64_t c, unsigned from, unsigned to) {
+    const auto u = static_cast<std::uint64_t>(c);
+    if (op == L::Instruction::ZExt && from < 64) return sign_extend(u & ((std::uint64_t{1} << from) - 1), to);
+    if (op == L::Instruction::Trunc) return sign_extend(u, to);
+    return sign_extend(u, from);  // sext
+}
+
 /// The value of an integer constant of at most 64 bits, sign-extended.
 std::optional<std::int64_t> constant_of(const L::Value* v) {
     if (const auto* c = L::dyn_cast<L::ConstantInt>(v); c && c->getBitWidth() <= 64) return c->getSExtValue();
@@ -265,20 +275,23 @@ void lca_analysis::normal_flow(analysis_context& cx, const L::Instruction& i, id
         return;
     }
     if (const auto* cast = L::dyn_cast<L::CastInst>(&i); cast && cast->getSrcTy()->isIntegerTy()) {
-        // Values are signed in their own width: sext keeps them, trunc and zext
-        // of a constant fold, of a variable are not linear (bottom).
+        // Casts between integer types are linear. A value is exact modulo
+        // 2^width, so a trunc is the identity; a sext or zext is the identity
+        // until `settle_extensions` finds its operand holding a constant that
+        // the extension changes (then the constant it extends to, or bottom).
         const operand a = operand_of(cx, cast->getOperand(0));
-        const unsigned from = cast->getSrcTy()->getIntegerBitWidth(), to = i.getType()->getIntegerBitWidth();
-        if (cast->getOpcode() == L::Instruction::SExt) {
-            const auto settled = a.kind == operand::fact ? sext_.find(&i) : sext_.end();
-            if (settled == sext_.end()) assign(out, x, a);  // (a constant operand is sign-extended already)
-            else out.gen(x, settled->second.result ? lin::constant(*settled->second.result) : lin::bottom());
+        const unsigned op = cast->getOpcode();
+        if (op != L::Instruction::Trunc && op != L::Instruction::SExt && op != L::Instruction::ZExt) {
+            out.gen(x, lin::bottom());  // (an integer to pointer or float cast has no integer result here)
+            return;
         }
-        else if (a.kind == operand::constant && cast->getOpcode() == L::Instruction::ZExt)
-            out.gen(x, lin::constant(from >= 64 ? a.c : static_cast<std::int64_t>(static_cast<std::uint64_t>(a.c) & ((std::uint64_t{1} << from) - 1))));
-        else if (a.kind == operand::constant && cast->getOpcode() == L::Instruction::Trunc)
-            out.gen(x, lin::constant(sign_extend(static_cast<std::uint64_t>(a.c), to)));
-        else out.gen(x, lin::bottom());
+        if (a.kind == operand::constant) {
+            out.gen(x, lin::constant(extended(op, a.c, cast->getSrcTy()->getIntegerBitWidth(), i.getType()->getIntegerBitWidth())));
+            return;
+        }
+        const auto settled = op == L::Instruction::Trunc ? extensions_.end() : extensions_.find(&i);
+        if (settled == extensions_.end()) assign(out, x, a);
+        else out.gen(x, settled->second.result ? lin::constant(*settled->second.result) : lin::bottom());
         return;
     }
     if (const auto* phi = L::dyn_cast<L::PHINode>(&i)) {
@@ -314,24 +327,26 @@ void lca_analysis::call_to_return_flow(analysis_context& cx, const L::CallBase& 
         for (object_id o : globals_) out.kill(cx.facts().object(o));
 }
 
-std::size_t lca_analysis::settle_sign_extensions(analysis_context& cx, const weir::ide::solution<family>& s) {
+std::size_t lca_analysis::settle_extensions(analysis_context& cx, const weir::ide::solution<family>& s) {
     std::size_t changed = 0;
     for (const L::Function* fn : prog_->procedures()) {
         if (!fn) continue;
         for (const L::BasicBlock& b : *fn)
             for (const L::Instruction& i : b) {
-                const auto* cast = L::dyn_cast<L::SExtInst>(&i);
+                const auto* cast = L::dyn_cast<L::CastInst>(&i);
                 if (!cast || !cast->getSrcTy()->isIntegerTy()) continue;
+                const unsigned op = cast->getOpcode();
+                if (op != L::Instruction::SExt && op != L::Instruction::ZExt) continue;
                 const auto f = cx.value_fact(cast->getOperand(0));
                 if (!f) continue;
                 const lin::value* v = held_at(s, prog_->node_of(i), *f);  // the operand's value before the cast
                 if (!v) continue;                                          // not reached
                 const bool one = v->k == lin::kind::constant;
-                const std::int64_t widened = sign_extend(static_cast<std::uint64_t>(v->c), cast->getSrcTy()->getIntegerBitWidth());
-                const auto found = sext_.find(&i);
-                if (found == sext_.end()) {
-                    if (!one || widened == v->c) continue;
-                    sext_[&i] = {v->c, widened};
+                const std::int64_t result = extended(op, v->c, cast->getSrcTy()->getIntegerBitWidth(), i.getType()->getIntegerBitWidth());
+                const auto found = extensions_.find(&i);
+                if (found == extensions_.end()) {
+                    if (!one || result == v->c) continue;  // the identity extends it right
+                    extensions_[&i] = {v->c, result};
                     ++changed;
                 } else if (found->second.result && (!one || v->c != found->second.operand)) {
                     found->second.result.reset();  // the operand moved under the settled function: bottom

@@ -49,16 +49,17 @@ public:
     /// after the line's last instruction; sorted by file, line, function,
     /// variable.
     std::vector<lca_value> values(analysis_context& cx, const weir::ide::solution<family>& s) const;
-    /// Settles the sign extensions against solution `s` of this analysis's
-    /// problem, for the next compilation; returns how many changed (0: `s`
-    /// is final). Linear functions keep a value unwrapped (exact modulo
-    /// 2^width, as the variables print), so a `sext` taken as the identity
-    /// would widen a wrapped `int` unwrapped. A `sext` whose operand holds
-    /// one constant outside its type's range becomes the constant function
-    /// of that constant's sign extension; one whose operand later holds
-    /// something else becomes `bottom`. `weir analyze` compiles and solves
-    /// again until nothing changes (each `sext` changes at most twice).
-    std::size_t settle_sign_extensions(analysis_context& cx, const weir::ide::solution<family>& s);
+    /// Settles the sign and zero extensions against solution `s` of this
+    /// analysis's problem, for the next compilation; returns how many
+    /// changed (0: `s` is final). Linear functions keep a value unwrapped
+    /// (exact modulo 2^width, as the variables print), so a truncation is
+    /// the identity, but an extension taken as the identity would widen a
+    /// wrapped `int` unwrapped (or an `unsigned char` holding -1 as -1). An
+    /// extension whose operand holds one constant that it changes becomes
+    /// the constant function of the extended constant; one whose operand
+    /// later holds something else becomes `bottom`. `weir analyze` compiles
+    /// and solves again until nothing changes (each changes at most twice).
+    std::size_t settle_extensions(analysis_context& cx, const weir::ide::solution<family>& s);
 
 private:
     /// An operand: a constant, a fact, or neither (`bottom`).
@@ -78,13 +79,13 @@ private:
     std::vector<char> variable_;     ///< per object group: an integer variable
     std::vector<object_id> globals_; ///< the integer globals' groups
     std::vector<const ::llvm::Type*> type_;  ///< per variable group: its integer type (null: mixed)
-    /// A settled `sext` (`settle_sign_extensions`): the operand's constant and
-    /// the result's (or none: `bottom`).
-    struct settled_sext {
+    /// A settled `sext` or `zext` (`settle_extensions`): the operand's
+    /// constant and the result's (or none: `bottom`).
+    struct settled_extension {
         std::int64_t operand = 0;
         std::optional<std::int64_t> result;
     };
-    std::map<const ::llvm::Instruction*, settled_sext> sext_;
+    std::map<const ::llvm::Instruction*, settled_extension> extensions_;
 };
 
 static_assert(ide_analysis<lca_analysis>);
