@@ -31,6 +31,7 @@
 #include <vyre/vyre.hpp>
 
 #include "exec_sibling.hpp"
+#include "stdout_status.hpp"
 
 #ifndef VYRE_HAND_OVER
 #define VYRE_HAND_OVER 0
@@ -359,9 +360,8 @@ int cmd_run(int argc, char** argv) {
     return false;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
+/// The command (`main` checks that its output reached stdout).
+int run(int argc, char** argv) {
     if (argc < 2) return usage("");
     std::string cmd = argv[1];
     if (cmd == "--help" || cmd == "-h" || cmd == "help") return help();
@@ -378,8 +378,17 @@ int main(int argc, char** argv) {
                                         "and installed beside vyre");
 #endif
     if (cmd == "run") return cmd_run(argc, argv);
-    if (cmd == "check" && argc == 3) return cmd_check(argv[2], false);
-    if (cmd == "fmt" && argc == 3) return cmd_check(argv[2], true);
-    if (cmd == "backends" && argc == 2) return cmd_backends();
+    if (cmd == "check" || cmd == "fmt") {
+        if (argc != 3) return usage("`vyre " + cmd + "` takes one FILE" + (argc > 3 ? " and no options" : ""));
+        return cmd_check(argv[2], cmd == "fmt");
+    }
+    if (cmd == "backends") {
+        if (argc != 2) return usage("`vyre backends` takes no arguments");
+        return cmd_backends();
+    }
     return usage("unknown command '" + cmd + "'");
 }
+
+} // namespace
+
+int main(int argc, char** argv) { return cli_detail::stdout_status("vyre", run(argc, argv)); }

@@ -8,7 +8,7 @@
 //                   [--format text|json] [--stats] [--memory-budget SIZE]
 //   (default backend: cpu, the multithreaded resident solver; every backend prints the same.
 //   A file whose header is `ide 1 linear` is an IDE problem (spec: ide-format.md), solved
-//   on every backend but cuda so far.)
+//   on every backend; on cuda both stages run as IR kernels, not yet run on a GPU.)
 //
 // stdout: the result (or the witness paths), exactly as the spec says; nothing else.
 // stderr: errors, --stats, and a progress line for long solves when it is a terminal.
@@ -39,7 +39,6 @@
 #include <system_error>
 #include <variant>
 #include <vector>
-#include <fstream>
 
 #include <vyre/backends.hpp>
 #include <vyre/core/version.hpp>
@@ -47,6 +46,7 @@
 #include <weir/ide/format.hpp>
 #include <weir/weir.hpp>
 
+#include "stdout_status.hpp"
 #include "weir_cli.hpp"
 #include "weir_resident.hpp"
 
@@ -71,7 +71,7 @@ constexpr const char* usage_text =
     "                    INPUT... [-- CLANG_FLAGS...]\n"
     "       weir --help | weir solve --help | weir analyze --help | weir --version\n"
     "  default backend: cpu (all backends print the same result)\n"
-    "  FILE: an IFDS problem (`ifds 1`), or an IDE problem (`ide 1 linear`: every backend but cuda so far)\n"
+    "  FILE: an IFDS problem (`ifds 1`), or an IDE problem (`ide 1 linear`, on every backend)\n"
     "  SIZE: bytes, or with a K, M, G or T suffix (powers of 1024); 0 means no limit\n";
 
 } // namespace
@@ -132,8 +132,9 @@ std::optional<std::uint64_t> weir_cli::parse_size(const std::string& s) {
     std::size_t i = 0;
     std::uint64_t v = 0;
     while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-        if (v > (~std::uint64_t{0} - 9) / 10) return std::nullopt;
-        v = v * 10 + static_cast<std::uint64_t>(s[i++] - '0');
+        const auto digit = static_cast<std::uint64_t>(s[i++] - '0');
+        if (v > (~std::uint64_t{0} - digit) / 10) return std::nullopt;  // (up to 2^64 - 1 exactly)
+        v = v * 10 + digit;
     }
     if (i == 0) return std::nullopt;
     unsigned shift = 0;
@@ -259,9 +260,9 @@ const char* omp_wait_word() {
 /// `weir solve` on an `ide 1 linear` file: the resident IDE solver on `cpu`
 /// and `cpu-ref`, on `cuda` with its second stage as the portable IR kernels,
 /// the host one on `tabulation`.
-int cmd_solve_ide(const options& o) {
-    auto t0 = std::chrono::steady_clock::now();
-    auto pb = weir::ide::load_problem_file<weir::ide::linear>(o.file);
+int cmd_solve_ide(const options& o, weir::ifds::file_text text, std::chrono::steady_clock::time_point t0) {
+    auto pb = weir::ide::load_problem<weir::ide::linear>(text.view(), o.file);
+    text.bytes = {};  // (the text's memory back before the solve)
     if (!pb) {
         std::cerr << pb.error().what() << "\n";
         return exit_invalid;
@@ -281,51 +282,42 @@ int cmd_solve_ide(const options& o) {
     std::cout.flush();
     if (o.stats)
         std::cerr << "weir: backend=" << o.backend << " problem=ide family=linear jump_functions=" << s.stats.jump_functions
-                  << " contexts=" << s.stats.contexts << " t_load=" << load_s << stats
+                  << " contexts=" << s.stats.contexts << " heap=" << (vyre::huge_page_heap_active() ? "huge_pages" : "default")
+                  << " huge_pages=" << huge_pages_word() << " omp_wait=" << omp_wait_word() << " t_load=" << load_s << stats
                   << " t_output=" << weir_cli::seconds_since(t2) << "\n";
     return 0;
 }
 
-/// True when the first statement of the file at `path` is an `ide` header,
-/// after however many blank and comment lines (read 64 KiB at a time, up to
-/// the end of the first line that holds a token; of each line only its first
-/// 4 KiB are kept, where a header's first token lies).
-bool is_ide_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::vector<char> block(64 * 1024);
-    std::string line;  // the line being read, from its start
-    bool first_line = true;
-    // The header of `line` when it holds a token (its first statement), else none.
-    auto statement = [&]() -> std::optional<bool> {
-        std::string_view l = line;
-        if (first_line && l.substr(0, 3) == "\xEF\xBB\xBF") l.remove_prefix(3);  // (a byte-order mark)
-        first_line = false;
-        if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-        if (weir::ifds::detail::line_cursor{l.data(), l.data() + l.size()}.next().empty()) return std::nullopt;
-        return weir::ide::header_of(l).ide;
-    };
-    while (in) {
-        in.read(block.data(), static_cast<std::streamsize>(block.size()));
-        std::string_view got(block.data(), static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-        constexpr std::size_t kept = 4096;
-        auto keep = [&](std::string_view part) { line.append(part.substr(0, kept - std::min(kept, line.size()))); };
-        for (std::size_t nl; (nl = got.find('\n')) != std::string_view::npos; got.remove_prefix(nl + 1)) {
-            keep(got.substr(0, nl));
-            if (const auto ide = statement()) return *ide;
-            line.clear();
-        }
-        keep(got);
+/// True when the first statement of `text` is an `ide` header, after however
+/// many blank and comment lines (and a byte-order mark).
+bool is_ide_text(std::string_view text) {
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    while (!text.empty()) {
+        const std::size_t nl = text.find('\n');
+        std::string_view line = text.substr(0, nl);
+        text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (!weir::ifds::detail::line_cursor{line.data(), line.data() + line.size()}.next().empty())
+            return weir::ide::header_of(line).ide;
     }
-    return statement().value_or(false);  // (a last line without a newline)
+    return false;
 }
 
 int cmd_solve(const options& o) {
     if (auto bad = weir_cli::check_backend(o.backend)) return *bad;
     if (!o.witnesses.empty() && o.format == "json")
         return usage("--format json is not available with --witness (witness paths are text, one vertex a line)");
-    if (is_ide_file(o.file)) return cmd_solve_ide(o);
+    // The file is read once (a pipe or FIFO has no second reading), its
+    // header decides between IFDS and IDE, and its text goes once loaded.
     auto t0 = std::chrono::steady_clock::now();
-    auto pb = load_problem_file(o.file);
+    auto text = weir::ifds::read_file_text(o.file);
+    if (!text) {
+        std::cerr << text.error().what() << "\n";
+        return exit_invalid;
+    }
+    if (is_ide_text(text->view())) return cmd_solve_ide(o, std::move(*text), t0);
+    auto pb = load_problem(text->view(), o.file);
+    text->bytes = {};
     if (!pb) {
         std::cerr << pb.error().what() << "\n";
         return exit_invalid;
@@ -362,9 +354,8 @@ int cmd_solve(const options& o) {
     return 0;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
+/// The command (`main` checks that its output reached stdout).
+int run(int argc, char** argv) {
     if (argc < 2) return usage("");
     std::string cmd = argv[1];
     if (cmd == "--help" || cmd == "-h" || cmd == "help") return help();
@@ -439,3 +430,7 @@ int main(int argc, char** argv) {
         return exit_invalid;
     }
 }
+
+} // namespace
+
+int main(int argc, char** argv) { return cli_detail::stdout_status("weir", run(argc, argv)); }

@@ -52,7 +52,7 @@ vyre::result<std::vector<std::uint32_t>> solve_layout(const weir::ifds::layout& 
 /// host backends), else per row.
 weir::ifds::intra_form intra_form_for(const std::string& backend);
 /// Solves an IDE problem of the `linear` family on `backend` (tabulation,
-/// cpu-ref, cpu; cuda fails with `unsupported`) within `memory_budget`
+/// cpu-ref, cpu, cuda) within `memory_budget`
 /// bytes (0: no limit); appends its `--stats` times to `stats`.
 vyre::result<weir::ide::solution<weir::ide::linear>> solve_ide(const weir::ide::problem<weir::ide::linear>& pb,
                                                               const std::string& backend, std::string& stats,

@@ -12,7 +12,6 @@
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/DebugInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
-#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
@@ -133,9 +132,17 @@ void verified(L::Module& m, const std::string& name) {
     }
 }
 
-std::unique_ptr<L::Module> load_ir_file(const std::string& path, const std::string& shown, L::LLVMContext& ctx) {
+/// Loads a `.ll`/`.bc` file (`shown` names it in errors); with `bitcode_only`
+/// (what clang wrote for a source), anything but bitcode is an error.
+std::unique_ptr<L::Module> load_ir_file(const std::string& path, const std::string& shown, L::LLVMContext& ctx,
+                                        bool bitcode_only = false) {
     auto buf = L::MemoryBuffer::getFile(path);
     if (!buf) throw input_error(shown, 0, "cannot read: " + buf.getError().message());
+    if (bitcode_only && !L::isBitcode(reinterpret_cast<const unsigned char*>((*buf)->getBufferStart()),
+                                      reinterpret_cast<const unsigned char*>((*buf)->getBufferEnd())))
+        throw input_error(shown, 0,
+                          "clang wrote no LLVM bitcode for it (a flag after `--` such as -fsyntax-only, -E or -M "
+                          "changes what clang makes)");
     auto m = parse_buffer((*buf)->getMemBufferRef(), shown, ctx);
     verified(*m, shown);  // before linking: the linker expects valid modules
     return m;
@@ -169,7 +176,7 @@ std::unique_ptr<L::Module> compile_source(const std::string& clang, const std::s
         throw input_error(source, 0, "does not compile (" + clang + " exited with " + std::to_string(rc) + ")" +
                                          (msg.empty() ? std::string() : ":\n" + msg));
     }
-    return load_ir_file(std::string(out.path), source, ctx);
+    return load_ir_file(std::string(out.path), source, ctx, /*bitcode_only=*/true);
 }
 
 /// The translation units of DIR/compile_commands.json as (workdir, file, flags).

@@ -22,6 +22,17 @@ expect_fail() { # name status stderr-fragment command...
     echo "FAIL $name: rc=$rc (want $want_rc), stderr:"; cat "$tmp/err"; echo "stdout:"; cat "$tmp/out"; fails=$((fails+1))
   else echo "ok   $name"; fi
 }
+expect_write_error() { # name command... : stdout on a full disk, then closed: status 2, a message
+  local name=$1; shift
+  local rc1 rc2
+  "$@" >/dev/full 2>"$tmp/err_full"; rc1=$?
+  "$@" >&- 2>"$tmp/err_closed"; rc2=$?
+  if [ $rc1 -ne 2 ] || [ $rc2 -ne 2 ] || ! grep -q "cannot write the output" "$tmp/err_full" ||
+     ! grep -q "cannot write the output" "$tmp/err_closed"; then
+    echo "FAIL $name: /dev/full rc=$rc1, closed rc=$rc2 (want 2 and 2), stderr:"; cat "$tmp/err_full" "$tmp/err_closed"
+    fails=$((fails+1))
+  else echo "ok   $name"; fi
+}
 # 0 when glibc (2.35+) and the kernel's transparent huge pages (in madvise
 # mode, the only one where glibc's hugetlb tunable does anything) let
 # vyre::use_huge_page_heap restart a program with its heap in huge pages.

@@ -86,6 +86,12 @@ expect_fail invalid-program 2 "V0" "$VYRE" run "$tmp/bad.vyre" --input a=1
 printf '(program broken (workgroup 1 1 1)\n  (buffer a 0 read u32 0\n' >"$tmp/broken.vyre"
 expect_fail parse-error 2 "broken.vyre:" "$VYRE" run "$tmp/broken.vyre"
 expect_fail missing-input 2 "missing --input for buffer 'b'" "$VYRE" run "$tmp/xor.vyre" --input a=1,2,3,4
+expect_write_error write-error-run "$VYRE" run "$tmp/xor.vyre" --input a=1,2,3,4 --input b=4,4,4,4
+expect_write_error write-error-fmt "$VYRE" fmt "$tmp/xor.vyre"
+expect_write_error write-error-help "$VYRE" --help
+expect_fail check-no-file 2 "takes one FILE" "$VYRE" check
+expect_fail fmt-extra 2 "takes one FILE and no options" "$VYRE" fmt "$tmp/xor.vyre" --backend cpu
+expect_fail backends-extra 2 "takes no arguments" "$VYRE" backends extra
 expect_fail unknown-input 2 "no buffer 'zz'" "$VYRE" run "$tmp/xor.vyre" --input zz=1
 expect_fail bad-values 2 "neither a list" "$VYRE" run "$tmp/xor.vyre" --input a=1,x --input b=1
 expect_fail directory-input 2 "neither a list" "$VYRE" run "$tmp/xor.vyre" --input a="$tmp" --input b=1

@@ -280,6 +280,11 @@ expect_fail "garbage bitcode" 2 "bad.bc" "$WEIR" analyze "$tmp/bad.bc"
 expect_fail "missing input" 2 "nope.ll" "$WEIR" analyze "$tmp/nope.ll"
 printf '{\n "functions": [\n  {"name": "f", "ret": 3}\n ]\n}\n' >"$tmp/cfg.json"
 expect_fail "malformed config names file and line" 2 "cfg.json:3:" "$WEIR" analyze "$tmp/inj.c" --config "$tmp/cfg.json"
+expect_fail "malformed config, lca too" 2 "cfg.json:3:" "$WEIR" analyze "$tmp/inj.c" --analysis lca --config "$tmp/cfg.json"
+expect_fail "empty --config" 2 "--config needs a file" "$WEIR" analyze "$tmp/inj.c" --config ""
+expect_fail "clang makes no bitcode (-fsyntax-only)" 2 "clang wrote no LLVM bitcode" "$WEIR" analyze "$tmp/inj.c" -- -fsyntax-only
+expect_fail "clang makes no bitcode (-E)" 2 "clang wrote no LLVM bitcode" "$WEIR" analyze "$tmp/inj.c" -- -E
+expect_write_error "write error" "$WEIR" analyze "$tmp/inj.c" --format json
 expect_fail "unknown analysis" 2 "unknown analysis" "$WEIR" analyze "$tmp/inj.c" --analysis typestate
 # lca (IDE): values by line; its problem as .ide; what is for findings only is refused
 printf 'int main(void) {\n  int x = 4;\n  int y = x * 3;\n  return y;\n}\n' >"$tmp/lca.c"

@@ -313,8 +313,25 @@ done
 expect_out ide-solve-default "$want_ide" "$WEIR" solve "$tmp/a.ide"
 expect_out ide-json-cpu '{"s":{"0":null},"e":{"0":null,"x":"11","y":"23"},"c":{"0":null,"x":"1"},"r":{"0":null,"x":"11"},"is":{"0":null,"x":"1"},"ie":{"0":null,"x":"11"}}' "$WEIR" solve "$tmp/a.ide" --format json
 "$WEIR" solve "$tmp/a.ide" --stats >/dev/null 2>"$tmp/ide_stats"
-grep -q "backend=cpu problem=ide family=linear jump_functions=12 contexts=3 .*ide_stage2=op .*t_reach=.*t_ide_op=" "$tmp/ide_stats"
+grep -q "backend=cpu problem=ide family=linear jump_functions=12 contexts=3 heap=[a-z_]* huge_pages=[a-z]* omp_wait=.*ide_stage2=op .*t_reach=.*t_ide_op=" "$tmp/ide_stats"
 check ide-stats $? "--stats on an IDE problem: $(cat "$tmp/ide_stats")"
+
+# ---- input read once (pipes, FIFOs), output that cannot be written --------------
+expect_out pipe-ifds "$want_spec_examples" bash -c 'cat "$1" | "$2" solve /dev/stdin' _ "$DATA/spec_examples.ifds" "$WEIR"
+expect_out pipe-ide "$want_ide" bash -c 'cat "$1" | "$2" solve /dev/stdin --backend tabulation' _ "$tmp/a.ide" "$WEIR"
+mkfifo "$tmp/fifo.ifds"
+cat "$DATA/spec_examples.ifds" >"$tmp/fifo.ifds" &
+expect_out fifo-ifds "$want_spec_examples" timeout 60 "$WEIR" solve "$tmp/fifo.ifds"
+wait
+# an IDE header after more than 4 KiB of blanks on its line is still an IDE header
+{ printf '%5000s' ''; cat "$tmp/a.ide"; } >"$tmp/lead.ide"
+expect_out ide-header-after-blanks "$want_ide" "$WEIR" solve "$tmp/lead.ide" --backend tabulation
+expect_write_error write-error-solve "$WEIR" solve "$DATA/spec_examples.ifds"
+expect_write_error write-error-solve-ide "$WEIR" solve "$tmp/a.ide"
+expect_write_error write-error-version "$WEIR" --version
+# sizes up to 2^64 - 1 bytes; one more is refused
+expect_out budget-max "$want_spec_examples" "$WEIR" solve "$DATA/spec_examples.ifds" --memory-budget 18446744073709551615
+expect_fail budget-over-max 2 "memory-budget needs a size" "$WEIR" solve "$DATA/spec_examples.ifds" --memory-budget 18446744073709551616
 # cuda (both stages on the GPU, stage 2 as the IR kernels): the same values where built and a GPU is there,
 # else status 4 (no device) or 2 (not built), saying so.
 "$WEIR" solve "$tmp/a.ide" --backend cuda >"$tmp/ide_cuda_out" 2>"$tmp/ide_cuda"

@@ -9,10 +9,8 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -239,21 +237,14 @@ vyre::result<problem<F>, ifds::load_error> load_problem(std::string_view text, s
     return p;
 }
 
-/// Reads the file at `path` and loads it (errors name the file as given); an
-/// unreadable file is a `load_error` with line 0.
+/// Reads the file at `path` (`ifds::read_file_text`: once, so a pipe works)
+/// and loads it (errors name the file as given); an unreadable file is a
+/// `load_error` with line 0.
 template <textual_edge_function_family F>
 vyre::result<problem<F>, ifds::load_error> load_problem_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    if (in) text << in.rdbuf();
-    if (!in) {
-        ifds::load_error e;
-        e.file = path.string();
-        e.line = 0;
-        e.message = "cannot read the file";
-        return vyre::make_unexpected(std::move(e));
-    }
-    return load_problem<F>(text.str(), path.string());
+    auto text = ifds::read_file_text(path);
+    if (!text) return vyre::make_unexpected(std::move(text.error()));
+    return load_problem<F>(text->view(), path.string());
 }
 
 } // namespace weir::ide

@@ -1292,46 +1292,62 @@ inline vyre::result<problem, load_error> load_problem(std::string_view text, std
     return detail::loader(text, file_name, nullptr, options).run();
 }
 
-/// Reads the file at `path` and loads it (errors name the file as given);
-/// an unreadable file is a `load_error` with line 0.
-inline vyre::result<problem, load_error> load_problem_file(const std::filesystem::path& path, load_options options = {}) {
+/// The whole text of a file, as `read_file_text` reads it.
+struct file_text {
+    vyre::detail::byte_buffer bytes;  ///< the bytes (more capacity than `size`)
+    std::size_t size = 0;             ///< how many were read
+    /// The text (valid while `bytes` is).
+    std::string_view view() noexcept { return {bytes.data(), size}; }
+};
+
+/// Reads the file at `path` whole, once: a regular file in one read (then
+/// whatever follows, if it grew), a pipe, FIFO or `/dev/stdin` to its end.
+/// An unreadable file is a `load_error` with line 0 naming it as given.
+inline vyre::result<file_text, load_error> read_file_text(const std::filesystem::path& path) {
     const std::string name = path.string();
     auto fail = [&](const char* what, int err) {
         return vyre::make_unexpected(
             load_error{name, 0, "", std::string(what) + (err ? std::string(": ") + std::strerror(err) : std::string())});
     };
     std::FILE* fp = std::fopen(name.c_str(), "rb");
-    if (!fp) return vyre::result<problem, load_error>(fail("cannot open the file", errno));
+    if (!fp) return vyre::result<file_text, load_error>(fail("cannot open the file", errno));
     // read into a plain buffer (no zero fill): one read for a regular file,
     // then whatever follows (a file that grew, or one without a size such as a pipe)
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     std::size_t cap = !ec && size < (std::uintmax_t{1} << 40) ? static_cast<std::size_t>(size) + 1 : (1 << 16);
-    vyre::detail::byte_buffer text;
+    file_text text;
     try {
-        text = vyre::detail::byte_buffer(cap);
-        cap = text.capacity();
+        text.bytes = vyre::detail::byte_buffer(cap);
+        cap = text.bytes.capacity();
     } catch (const std::bad_alloc&) {
         std::fclose(fp);
-        return vyre::result<problem, load_error>(fail("not enough memory to read the file", 0));
+        return vyre::result<file_text, load_error>(fail("not enough memory to read the file", 0));
     }
-    std::size_t have = 0;
     for (;;) {
-        have += std::fread(text.data() + have, 1, cap - have, fp);
-        if (have < cap) break;
+        text.size += std::fread(text.bytes.data() + text.size, 1, cap - text.size, fp);
+        if (text.size < cap) break;
         try {
-            text.grow(2 * cap, have);
+            text.bytes.grow(2 * cap, text.size);
         } catch (const std::bad_alloc&) {
             std::fclose(fp);
-            return vyre::result<problem, load_error>(fail("not enough memory to read the file", 0));
+            return vyre::result<file_text, load_error>(fail("not enough memory to read the file", 0));
         }
-        cap = text.capacity();
+        cap = text.bytes.capacity();
     }
     const bool bad = std::ferror(fp) != 0;
     const int err = errno;
     std::fclose(fp);
-    if (bad) return vyre::result<problem, load_error>(fail("cannot read the file", err));
-    return load_problem(std::string_view(text.data(), have), name, options);
+    if (bad) return vyre::result<file_text, load_error>(fail("cannot read the file", err));
+    return text;
+}
+
+/// Reads the file at `path` (`read_file_text`) and loads it (errors name the
+/// file as given); an unreadable file is a `load_error` with line 0.
+inline vyre::result<problem, load_error> load_problem_file(const std::filesystem::path& path, load_options options = {}) {
+    auto text = read_file_text(path);
+    if (!text) return vyre::make_unexpected(std::move(text.error()));
+    return load_problem(text->view(), path.string(), options);
 }
 
 /// Writes `p` as `.ifds` text that loads back to an equal problem: the header,
