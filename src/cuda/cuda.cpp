@@ -412,7 +412,7 @@ struct cuda_state {
         }
         std::vector<bound_buffer> shape_bufs(bufs.size());
         for (std::size_t i = 0; i < bufs.size(); ++i) shape_bufs[i] = {nullptr, bufs[i].count, bufs[i].type};
-        auto shape = launch_shape(p, shape_bufs, c);
+        auto shape = launch_shape(p, shape_bufs, c, limits());
         if (!shape) return make_unexpected(shape.error());
         const auto [wg, grid] = *shape;
         const device_limits l = limits();

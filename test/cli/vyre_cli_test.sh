@@ -86,6 +86,7 @@ expect_fail invalid-program 2 "V0" "$VYRE" run "$tmp/bad.vyre" --input a=1
 printf '(program broken (workgroup 1 1 1)\n  (buffer a 0 read u32 0\n' >"$tmp/broken.vyre"
 expect_fail parse-error 2 "broken.vyre:" "$VYRE" run "$tmp/broken.vyre"
 expect_fail missing-input 2 "missing --input for buffer 'b'" "$VYRE" run "$tmp/xor.vyre" --input a=1,2,3,4
+expect_fail grid-beyond-limits 2 "exceeds the backend's maximum of 65535" "$VYRE" run "$tmp/xor.vyre" --grid 1,65536,1 --input a=1,2,3,4 --input b=4,4,4,4
 expect_write_error write-error-run "$VYRE" run "$tmp/xor.vyre" --input a=1,2,3,4 --input b=4,4,4,4
 expect_write_error write-error-fmt "$VYRE" fmt "$tmp/xor.vyre"
 expect_write_error write-error-help "$VYRE" --help

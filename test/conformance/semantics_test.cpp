@@ -393,6 +393,33 @@ TEMPLATE_LIST_TEST_CASE("grid: default from the largest output, override, built-
     CHECK(from_bytes<std::uint32_t>(out4[1]) == std::vector<std::uint32_t>{1, 10, 1});
 }
 
+TEMPLATE_LIST_TEST_CASE("grid: beyond the backend's max_workgroups on an axis is refused", "[conformance][grid]",
+                        backend_list) {
+    TestType b;
+    const auto p = vyre::test::parse_checked("(program g (workgroup 1 1 1)\n  (buffer out 0 output u32 1)\n"
+                                 "  (if (eq (gid x) 0) ((store out 0 7))))\n");
+    const auto l = b.limits();
+    int checked = 0;
+    for (int a = 0; a < 3; ++a) {
+        if (l.max_workgroups[a] == 0xffffffffu) continue;  // (no grid can exceed it)
+        std::array<std::uint32_t, 3> g{1, 1, 1};
+        g[a] = l.max_workgroups[a] + 1;
+        dispatch_config c;
+        c.grid = g;
+        auto r = vyre::dispatch(b, p, {}, c);
+        REQUIRE_FALSE(r.has_value());
+        CHECK(r.error().code() == vyre::error_code::invalid_argument);
+        CHECK_THAT(r.error().message(), Catch::Contains("exceeds the backend's maximum of " + std::to_string(l.max_workgroups[a])));
+        ++checked;
+    }
+    CHECK(checked > 0);  // (every backend limits y and z to 65535 today)
+    dispatch_config ok;
+    ok.grid = std::array<std::uint32_t, 3>{2, 1, 1};
+    CHECK(from_bytes<std::uint32_t>(run(b, "(program g (workgroup 1 1 1)\n  (buffer out 0 output u32 1)\n"
+                                          "  (if (eq (gid x) 0) ((store out 0 7))))\n", {}, ok)[0]) ==
+          std::vector<std::uint32_t>{7});
+}
+
 TEMPLATE_LIST_TEST_CASE("control flow: loops, if/else, return, scopes, select evaluates both", "[conformance][control]",
                         backend_list) {
     TestType b;

@@ -141,7 +141,7 @@ inline report replay(const std::vector<recorded_dispatch>& ds, const std::string
             ++rep.skipped;  // inputs the reference refused: not the lowering's business
             continue;
         }
-        auto shape = vyre::detail::launch_shape(p, *bound, d.config);
+        auto shape = vyre::detail::launch_shape(p, *bound, d.config, vyre::device_limits{});
         if (!shape) {
             ++rep.skipped;
             continue;

@@ -93,7 +93,7 @@ public:
             if (cp.native && !aliased) return reinterpret_cast<native_op_fn>(cp.native)(args, nt);
             return cp.op->reference(args);
         }
-        auto shape = detail::launch_shape(cp.source, bound, c);
+        auto shape = detail::launch_shape(cp.source, bound, c, limits());
         if (!shape) return make_unexpected(shape.error());
         // (named copies, not a structured binding: clang 14 cannot capture those)
         const auto wg = shape->first;

@@ -42,7 +42,7 @@ public:
     /// Runs a compiled program: every workgroup in order on this thread.
     result<void> execute(const detail::compiled_program& cp, std::span<const detail::bound_buffer> bound,
                          const dispatch_config& c) {
-        auto shape = detail::launch_shape(cp.source, bound, c);
+        auto shape = detail::launch_shape(cp.source, bound, c, limits());
         if (!shape) return make_unexpected(shape.error());
         detail::executor ex(cp, bound, shape->first, shape->second, c.step_budget);
         return ex.run();

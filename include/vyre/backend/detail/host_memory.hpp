@@ -392,9 +392,10 @@ inline result<void> check_declared_sizes(const ir::program& p, const device_limi
     return {};
 }
 
-/// Checks the workgroup size and grid against the limits and picks the grid.
+/// Checks the workgroup size, and the grid against the backend's limits
+/// `l` (`max_workgroups` per axis, as `cuda` must), and picks the grid.
 inline result<std::pair<std::array<std::uint32_t, 3>, std::array<std::uint32_t, 3>>> launch_shape(
-    const ir::program& p, std::span<const bound_buffer> bufs, const dispatch_config& c) {
+    const ir::program& p, std::span<const bound_buffer> bufs, const dispatch_config& c, const device_limits& l) {
     auto wg = c.workgroup ? *c.workgroup : p.workgroup_size;
     for (int a = 0; a < 3; ++a)
         if (wg[a] == 0)
@@ -405,6 +406,12 @@ inline result<std::pair<std::array<std::uint32_t, 3>, std::array<std::uint32_t, 
         return fail(error_code::invalid_argument, "program '" + p.name + "': workgroup of more than 2^20 invocations",
                     "use a smaller workgroup");
     auto grid = c.grid ? *c.grid : default_grid(p, bufs, wg[0]);
+    for (int a = 0; a < 3; ++a)
+        if (grid[a] > l.max_workgroups[a])
+            return fail(error_code::invalid_argument,
+                        "program '" + p.name + "': a grid of " + std::to_string(grid[a]) + " workgroups on axis " +
+                            "xyz"[a] + " exceeds the backend's maximum of " + std::to_string(l.max_workgroups[a]),
+                        "dispatch fewer workgroups on that axis (see the backend's limits())");
     return std::pair{wg, grid};
 }
 
