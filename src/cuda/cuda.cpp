@@ -412,21 +412,19 @@ struct cuda_state {
         }
         std::vector<bound_buffer> shape_bufs(bufs.size());
         for (std::size_t i = 0; i < bufs.size(); ++i) shape_bufs[i] = {nullptr, bufs[i].count, bufs[i].type};
-        auto shape = launch_shape(p, shape_bufs, c, limits());
+        const device_limits l = limits();
+        auto shape = launch_shape(p, shape_bufs, c, l);  // (refuses a grid beyond l.max_workgroups)
         if (!shape) return make_unexpected(shape.error());
         const auto [wg, grid] = *shape;
-        const device_limits l = limits();
         const std::uint64_t inv = std::uint64_t(wg[0]) * wg[1] * wg[2];
         for (int a = 0; a < 3; ++a)
-            if (wg[a] > l.max_workgroup_size[a] || grid[a] > l.max_workgroups[a])
+            if (wg[a] > l.max_workgroup_size[a])
                 return fail(error_code::unsupported,
                             "program '" + p.name + "': workgroup " + std::to_string(wg[0]) + "x" + std::to_string(wg[1]) + "x" +
-                                std::to_string(wg[2]) + " or grid " + std::to_string(grid[0]) + "x" + std::to_string(grid[1]) +
-                                "x" + std::to_string(grid[2]) + " is beyond the device's limits (workgroup " +
+                                std::to_string(wg[2]) + " is beyond the device's limits (workgroup " +
                                 std::to_string(l.max_workgroup_size[0]) + "x" + std::to_string(l.max_workgroup_size[1]) + "x" +
-                                std::to_string(l.max_workgroup_size[2]) + ", grid " + std::to_string(l.max_workgroups[0]) + "x" +
-                                std::to_string(l.max_workgroups[1]) + "x" + std::to_string(l.max_workgroups[2]) + ")",
-                            "use a smaller workgroup or grid (see limits())");
+                                std::to_string(l.max_workgroup_size[2]) + ")",
+                            "use a smaller workgroup (see limits())");
         if (inv > l.max_invocations_per_workgroup)
             return fail(error_code::unsupported,
                         "program '" + p.name + "': " + std::to_string(inv) + " invocations per workgroup; the device runs at most " +
